@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { AppError } from './errors.js';
+import type { AppContext } from './context.js';
+import { registerAuthentication } from './auth/authenticate.js';
+import { registerRoutes } from './routes/index.js';
+import { createServices, type Services } from './services/index.js';
+
+export type App = FastifyInstance;
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route the app registered (HEAD routes Fastify adds itself excluded). */
+    routeTable: RouteEntry[];
+  }
+}
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Extra route registrations that need the services (auth, storage, tests). */
+  plugins?: ((app: FastifyInstance, services: Services) => Promise<void> | void)[];
+}
+
+const GENERIC_FAULT = 'Something went wrong on our side. Please try again.';
+const GENERIC_ZOD = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
+
+/** A readable sentence from a validation failure; messages written for users pass unchanged. */
+function validationSentence(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    if (first) {
+      const where = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const message = first.message ?? 'is not valid';
+      if (!GENERIC_ZOD.test(message)) return message;
+      return where ? `Invalid ${where}: ${message.toLowerCase()}.` : `Invalid request: ${message}.`;
+    }
+  }
+  return 'The request is not valid.';
+}
+
+/**
+ * Builds the HTTP application: security headers, rate limits, body limits, authentication, the
+ * /api routes, the built web app, and one error handler that answers `{ error }` JSON.
+ */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? { level: ctx.config.logLevel },
+    genReqId: () => randomUUID(),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: 1024 * 1024,
+    trustProxy: ctx.config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+    }
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ error: error.message });
+    }
+    if (error.validation) {
+      return reply.status(400).send({ error: validationSentence(error) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) return reply.status(429).send({ error: error.message });
+    if (status === 413) {
+      return reply.status(413).send({ error: 'The request body is too large.' });
+    }
+    if (status === 415) {
+      return reply.status(415).send({ error: 'This content type is not accepted here.' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ error: 'The request is not valid.' });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ error: GENERIC_FAULT });
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:', ...ctx.config.storageOrigins],
+        'media-src': ["'self'", 'blob:', ...ctx.config.storageOrigins],
+        'connect-src': ["'self'", ...ctx.config.storageOrigins],
+        'form-action': ["'self'", ...ctx.config.identityOrigins],
+        'frame-ancestors': ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    max: ctx.config.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+      message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+    }),
+  });
+
+  app.decorateRequest('user', null);
+  const services = createServices(ctx);
+  registerAuthentication(app, ctx);
+  for (const plugin of options.plugins ?? []) await plugin(app, services);
+  await registerRoutes(app, ctx, services);
+
+  const webDist = ctx.config.webDistDir;
+  const serveWeb = ctx.config.serveWeb && existsSync(path.join(webDist, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url;
+    if (serveWeb && request.method === 'GET' && !url.startsWith('/api/')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: 'Not found.' });
+  });
+  return app;
+}

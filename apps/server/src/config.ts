@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_SIGNUP_CREDITS } from '@riffscribe/core';
+
+/**
+ * Server configuration, read once from the environment. Every variable is listed with its default
+ * in the README's configuration table; keep the two in step.
+ */
+export interface Config {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  /** The address browsers use to reach this server; OIDC redirects and signed URLs use it. */
+  publicUrl: string;
+  dataDir: string;
+  logLevel: string;
+  /** PostgreSQL connection string; absent means embedded PGlite in `dataDir/pglite`. */
+  databaseUrl: string | null;
+  storage:
+    | { driver: 'local'; dir: string }
+    | {
+        driver: 's3';
+        bucket: string;
+        region: string;
+        endpoint: string | null;
+        accessKeyId: string | null;
+        secretAccessKey: string | null;
+        forcePathStyle: boolean;
+      };
+  oidc: {
+    /** Absent means the built-in development provider at `${publicUrl}/oidc`. */
+    issuer: string | null;
+    clientId: string;
+    clientSecret: string;
+  };
+  /** HMAC and token signing secret; generated and kept in `dataDir` when not given. */
+  secret: string;
+  adminEmails: string[];
+  pilotEmails: string[];
+  signupCredits: { creator: number; view: number };
+  supportEmail: string;
+  rateLimitPerMinute: number;
+  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
+  trustProxy: boolean;
+  /** Origins the browser talks to for storage (S3 endpoint); the local driver is same-origin. */
+  storageOrigins: string[];
+  /** Origins of the identity provider (for the content security policy). */
+  identityOrigins: string[];
+  /** Whether the built web app is served (off in API-only test servers). */
+  serveWeb: boolean;
+  webDistDir: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+}
+
+/** Reads the secret from the environment, else from `dataDir/secret`, else makes and keeps one. */
+function resolveSecret(env: Env, dataDir: string, production: boolean): string {
+  const given = env.RIFFSCRIBE_SECRET;
+  if (given) {
+    if (given.length < 32) throw new Error('RIFFSCRIBE_SECRET must be at least 32 characters');
+    return given;
+  }
+  if (production) throw new Error('RIFFSCRIBE_SECRET must be set when NODE_ENV=production');
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const production = nodeEnv === 'production';
+  const port = int(env, 'PORT', 3000);
+  const host = env.HOST ?? '127.0.0.1';
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const bucket = env.S3_BUCKET;
+  const storage: Config['storage'] =
+    (env.STORAGE_DRIVER ?? (bucket ? 's3' : 'local')) === 's3'
+      ? {
+          driver: 's3',
+          bucket: bucket ?? fail('S3_BUCKET must be set when STORAGE_DRIVER=s3'),
+          region: env.S3_REGION ?? 'us-east-1',
+          endpoint: env.S3_ENDPOINT ?? null,
+          accessKeyId: env.S3_ACCESS_KEY_ID ?? null,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? null,
+          forcePathStyle: (env.S3_FORCE_PATH_STYLE ?? 'false') === 'true',
+        }
+      : { driver: 'local', dir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir, 'objects')) };
+  const issuer = env.OIDC_ISSUER ?? null;
+  if (issuer && !env.OIDC_CLIENT_ID) throw new Error('OIDC_CLIENT_ID must be set with OIDC_ISSUER');
+  if (!issuer && production) {
+    throw new Error(
+      'OIDC_ISSUER must be set when NODE_ENV=production: the development sign-in is for local use only',
+    );
+  }
+  const secret = resolveSecret(env, dataDir, production);
+  return {
+    nodeEnv,
+    host,
+    port,
+    publicUrl,
+    dataDir,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    databaseUrl: env.DATABASE_URL ?? null,
+    storage,
+    oidc: {
+      issuer,
+      clientId: env.OIDC_CLIENT_ID ?? 'riffscribe-dev',
+      clientSecret: env.OIDC_CLIENT_SECRET ?? secret.slice(0, 32),
+    },
+    secret,
+    adminEmails: list(env.ADMIN_EMAILS),
+    pilotEmails: list(env.PILOT_EMAILS),
+    signupCredits: {
+      creator: int(env, 'SIGNUP_CREATOR_CREDITS', DEFAULT_SIGNUP_CREDITS.creator),
+      view: int(env, 'SIGNUP_VIEW_CREDITS', DEFAULT_SIGNUP_CREDITS.view),
+    },
+    supportEmail: env.SUPPORT_EMAIL ?? 'support@riffscribe.local',
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300),
+    trustProxy: (env.TRUST_PROXY ?? 'false') === 'true',
+    storageOrigins: storage.driver === 's3' ? [s3Origin(storage)] : [],
+    identityOrigins: issuer ? [new URL(issuer).origin] : [],
+    serveWeb: (env.SERVE_WEB ?? 'true') !== 'false',
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+  };
+}
+
+function s3Origin(storage: { bucket: string; region: string; endpoint: string | null }): string {
+  if (storage.endpoint) return new URL(storage.endpoint).origin;
+  return `https://${storage.bucket}.s3.${storage.region}.amazonaws.com`;
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}

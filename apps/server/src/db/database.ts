@@ -1,0 +1,142 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { initial } from './migrations/0001-initial.js';
+import { ConnectionLock, PGliteDialect } from './pglite-dialect.js';
+import type { DB } from './schema.js';
+
+export type DatabaseDriver = 'pglite' | 'postgres';
+
+/**
+ * The application's database: Kysely over PGlite (embedded) or a PostgreSQL pool, plus a raw SQL
+ * entry point for the job queue that honours the same connection discipline.
+ */
+export interface Database {
+  readonly db: Kysely<DB>;
+  readonly driver: DatabaseDriver;
+  /** Runs one SQL text (possibly several statements when there are no parameters). */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { driver: 'postgres'; url: string; searchPath?: string; poolSize?: number }
+  /** `dataDir` null keeps the database in memory (tests). */
+  | { driver: 'pglite'; dataDir: string | null };
+
+const migrations: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ '0001-initial': initial }),
+};
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database =
+    options.driver === 'postgres' ? openPostgres(options) : await openPglite(options.dataDir);
+  try {
+    await migrate(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+async function migrate(db: Kysely<DB>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrations }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error !== undefined || failed) {
+    const reason =
+      error instanceof Error
+        ? error.message
+        : `migration ${failed?.migrationName ?? '(unknown)'} failed`;
+    throw new Error(`Database migration failed: ${reason}`, { cause: error });
+  }
+}
+
+function openPostgres(options: { url: string; searchPath?: string; poolSize?: number }): Database {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+  });
+  // An idle client that errors (server restart) must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    driver: 'postgres',
+    async executeSql(text, values) {
+      const result = await pool.query(text, values);
+      return { rows: Array.isArray(result) ? [] : result.rows };
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * PGlite allows one process per data directory. A pid file claims it; a second process (another
+ * server, or the admin command while the server runs) gets a clear error instead of corruption.
+ */
+function claimDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const pidFile = path.join(dataDir, 'riffscribe.pid');
+  let holder: number | null = null;
+  try {
+    holder = Number(readFileSync(pidFile, 'utf8').trim()) || null;
+  } catch {
+    holder = null;
+  }
+  if (holder !== null && holder !== process.pid && isAlive(holder)) {
+    throw new Error(
+      `The embedded database in ${dataDir} is in use by process ${holder}. ` +
+        'Stop that process first (or use PostgreSQL with DATABASE_URL to share a database).',
+    );
+  }
+  writeFileSync(pidFile, String(process.pid));
+  return () => {
+    rmSync(pidFile, { force: true });
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function openPglite(dataDir: string | null): Promise<Database> {
+  const release = dataDir ? claimDataDir(dataDir) : () => undefined;
+  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const lock = new ConnectionLock();
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(client, lock) });
+  return {
+    db,
+    driver: 'pglite',
+    executeSql(text, values) {
+      return lock.run(async () => {
+        if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+        // Multi-statement SQL without parameters must go through exec.
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      });
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+      release();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import {
+  editChordsBodySchema,
+  editNotesBodySchema,
+  eventsQuerySchema,
+  jobIdQuerySchema,
+} from '@riffscribe/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireUser } from '../auth/authenticate.js';
+import type { Services } from '../services/index.js';
+
+/** A 10-minute lesson's notes with pitch curves fit comfortably in this. */
+const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** notes/chords GET (original or edited) and edit-notes/edit-chords POST. */
+export function registerEventRoutes(root: FastifyInstance, services: Services): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { jobs } = services;
+
+  app.get('/api/notes', { schema: { querystring: eventsQuerySchema } }, async (request) =>
+    jobs.events(requireUser(request), request.query.jobId, 'notes', request.query.edit_version),
+  );
+
+  app.get('/api/chords', { schema: { querystring: eventsQuerySchema } }, async (request) =>
+    jobs.events(requireUser(request), request.query.jobId, 'chords', request.query.edit_version),
+  );
+
+  app.post(
+    '/api/edit-notes',
+    {
+      schema: { querystring: jobIdQuerySchema, body: editNotesBodySchema },
+      bodyLimit: EDIT_BODY_LIMIT,
+    },
+    async (request) =>
+      jobs.saveEdits(requireUser(request), request.query.jobId, 'notes', request.body.events),
+  );
+
+  app.post(
+    '/api/edit-chords',
+    {
+      schema: { querystring: jobIdQuerySchema, body: editChordsBodySchema },
+      bodyLimit: EDIT_BODY_LIMIT,
+    },
+    async (request) =>
+      jobs.saveEdits(requireUser(request), request.query.jobId, 'chords', request.body.events),
+  );
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { registerAuthRoutes } from '../auth/auth.routes.js';
+import type { AppContext } from '../context.js';
+import { registerStorageRoutes } from '../storage/storage.route.js';
+import type { Services } from '../services/index.js';
+import { registerEventRoutes } from './events.route.js';
+import { registerHealthRoutes } from './health.route.js';
+import { registerJobRoutes } from './jobs.route.js';
+import { registerListRoutes } from './lists.route.js';
+import { registerMeRoutes } from './me.route.js';
+import { registerUploadRoutes } from './upload.route.js';
+
+/** Every /api route; the access-matrix test reads the resulting route table from the server. */
+export async function registerRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  services: Services,
+): Promise<void> {
+  registerHealthRoutes(app, ctx);
+  await registerAuthRoutes(app, ctx, services);
+  await registerStorageRoutes(app, ctx.store);
+  registerMeRoutes(app, services);
+  registerUploadRoutes(app, services);
+  registerJobRoutes(app, services);
+  registerEventRoutes(app, services);
+  registerListRoutes(app, services);
+}

@@ -1,0 +1,90 @@
+import {
+  downloadResultQuerySchema,
+  idQuerySchema,
+  jobIdQuerySchema,
+  jobLoadBodySchema,
+  patchJobBodySchema,
+  postStarsBodySchema,
+  type DownloadResultResponse,
+  type EditAccessResponse,
+  type JobResponse,
+  type MyStarsResponse,
+} from '@riffscribe/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireUser } from '../auth/authenticate.js';
+import type { Services } from '../services/index.js';
+
+/** check-status, job GET/PATCH, edit-access, download-result, job-meta/stars/stats/load, view-access. */
+export function registerJobRoutes(root: FastifyInstance, services: Services): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { jobs } = services;
+
+  app.get('/api/check-status', { schema: { querystring: jobIdQuerySchema } }, async (request) =>
+    jobs.checkStatus(requireUser(request), request.query.jobId),
+  );
+
+  app.get(
+    '/api/job',
+    { schema: { querystring: idQuerySchema } },
+    async (request): Promise<JobResponse> => ({
+      job: await jobs.getJob(requireUser(request), request.query.id),
+    }),
+  );
+
+  app.patch(
+    '/api/job',
+    { schema: { querystring: idQuerySchema, body: patchJobBodySchema } },
+    async (request): Promise<JobResponse> => ({
+      job: await jobs.patchJob(requireUser(request), request.query.id, request.body),
+    }),
+  );
+
+  app.get(
+    '/api/edit-access',
+    { schema: { querystring: jobIdQuerySchema } },
+    async (request): Promise<EditAccessResponse> => ({
+      canEdit: await jobs.canEdit(requireUser(request), request.query.jobId),
+    }),
+  );
+
+  app.get(
+    '/api/download-result',
+    { schema: { querystring: downloadResultQuerySchema } },
+    async (request): Promise<DownloadResultResponse> => ({
+      downloadUrl: await jobs.downloadUrl(
+        requireUser(request),
+        request.query.jobId,
+        request.query.fileName,
+      ),
+    }),
+  );
+
+  app.get('/api/job-meta', { schema: { querystring: jobIdQuerySchema } }, async (request) =>
+    jobs.meta(requireUser(request), request.query.jobId),
+  );
+
+  app.get(
+    '/api/job-stars',
+    { schema: { querystring: jobIdQuerySchema } },
+    async (request): Promise<MyStarsResponse> => ({
+      stars: await jobs.myStars(requireUser(request), request.query.jobId),
+    }),
+  );
+
+  app.post('/api/job-stars', { schema: { body: postStarsBodySchema } }, async (request) =>
+    jobs.rate(requireUser(request), request.body.jobId, request.body.stars),
+  );
+
+  app.get('/api/job-stats', { schema: { querystring: jobIdQuerySchema } }, async (request) =>
+    jobs.stats(requireUser(request), request.query.jobId),
+  );
+
+  app.post('/api/job-load', { schema: { body: jobLoadBodySchema } }, async (request) =>
+    jobs.recordLoad(requireUser(request), request.body.jobId),
+  );
+
+  app.get('/api/view-access', { schema: { querystring: jobIdQuerySchema } }, async (request) =>
+    jobs.viewAccess(requireUser(request), request.query.jobId),
+  );
+}

@@ -1,0 +1,25 @@
+import type { AppContext } from '../context.js';
+import { AccountService } from './account.service.js';
+import { CreditsService } from './credits.service.js';
+import { JobsService } from './jobs.service.js';
+import { UpgradeService } from './upgrade.service.js';
+import { UploadService } from './upload.service.js';
+
+/** Every service, built once per application from its context. */
+export interface Services {
+  accounts: AccountService;
+  credits: CreditsService;
+  jobs: JobsService;
+  uploads: UploadService;
+  upgrades: UpgradeService;
+}
+
+export function createServices(ctx: AppContext): Services {
+  return {
+    accounts: new AccountService(ctx.database, ctx.config),
+    credits: new CreditsService(ctx.database),
+    jobs: new JobsService(ctx),
+    uploads: new UploadService(ctx),
+    upgrades: new UpgradeService(ctx),
+  };
+}

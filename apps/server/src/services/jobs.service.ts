@@ -1,0 +1,301 @@
+import {
+  MESSAGES,
+  normalizeProjectName,
+  type ChordEvent,
+  type CheckStatusResponse,
+  type DownloadableFileName,
+  type ExploreItem,
+  type ExploreSort,
+  type JobDto,
+  type JobMetaResponse,
+  type MyJobItem,
+  type NoteEvent,
+  type Paged,
+  type ViewAccessResponse,
+} from '@riffscribe/core';
+import type { AppContext, AuthUser } from '../context.js';
+import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../errors.js';
+import { CreditsRepository, InsufficientCreditsError } from '../repositories/credits.repository.js';
+import { EngagementRepository } from '../repositories/engagement.repository.js';
+import { JobFilesRepository, type FileVersion } from '../repositories/job-files.repository.js';
+import { JobsRepository, type JobRecord } from '../repositories/jobs.repository.js';
+import { jobObjectKey } from '../storage/keys.js';
+import { JobAccessPolicy } from './job-access.js';
+
+export type EventsKind = 'notes' | 'chords';
+type EventsOf<K extends EventsKind> = K extends 'notes' ? NoteEvent[] : ChordEvent[];
+
+/** Every job call of spec section 7 apart from upload and processing. */
+export class JobsService {
+  readonly jobs: JobsRepository;
+  readonly files: JobFilesRepository;
+  readonly engagement: EngagementRepository;
+  readonly access: JobAccessPolicy;
+  private readonly credits = new CreditsRepository();
+
+  constructor(private readonly ctx: AppContext) {
+    this.jobs = new JobsRepository(ctx.database.db);
+    this.files = new JobFilesRepository(ctx.database.db);
+    this.engagement = new EngagementRepository(ctx.database.db);
+    this.access = new JobAccessPolicy(this.jobs);
+  }
+
+  async checkStatus(user: AuthUser, jobId: string): Promise<CheckStatusResponse> {
+    const job = await this.access.owned(jobId, user);
+    return {
+      success: true,
+      jobId: job.id,
+      requestId: job.requestId,
+      status: job.status,
+      stage: job.stage,
+      progress: job.progress,
+      message: job.message,
+      error: job.error,
+    };
+  }
+
+  async getJob(user: AuthUser, jobId: string): Promise<JobDto> {
+    return this.toDto(await this.access.owned(jobId, user));
+  }
+
+  async patchJob(
+    user: AuthUser,
+    jobId: string,
+    patch: { sharedToExplore?: boolean; sharedToPersonal?: boolean; projectName?: string | null },
+  ): Promise<JobDto> {
+    const job = await this.access.owned(jobId, user);
+    if (patch.sharedToPersonal !== undefined && user.role === 'user') {
+      throw forbidden('Share to Personal is a Pro feature. Request an upgrade to use it.');
+    }
+    if (
+      (patch.sharedToExplore === true || patch.sharedToPersonal === true) &&
+      job.status !== 'completed'
+    ) {
+      throw conflict('Only a finished lesson can be shared.');
+    }
+    await this.jobs.update(job.id, {
+      ...(patch.sharedToExplore !== undefined ? { sharedToExplore: patch.sharedToExplore } : {}),
+      ...(patch.sharedToPersonal !== undefined ? { sharedToPersonal: patch.sharedToPersonal } : {}),
+      ...('projectName' in patch ? { projectName: normalizeProjectName(patch.projectName) } : {}),
+    });
+    return this.getJob(user, jobId);
+  }
+
+  async canEdit(user: AuthUser, jobId: string): Promise<boolean> {
+    const { isOwner } = await this.access.visible(jobId, user);
+    return isOwner;
+  }
+
+  async meta(user: AuthUser, jobId: string): Promise<JobMetaResponse> {
+    const { job } = await this.access.visible(jobId, user);
+    const summary = await this.engagement.ratingSummary(job.id);
+    return {
+      sharedToExplore: job.sharedToExplore,
+      sharedToPersonal: job.sharedToPersonal,
+      ownerUid: job.ownerUid,
+      ownerUsername: job.ownerUsername,
+      stars: summary.average,
+      starsCount: summary.count,
+      projectName: job.projectName,
+      fileName: job.fileName,
+    };
+  }
+
+  async myStars(user: AuthUser, jobId: string): Promise<number | null> {
+    const { job } = await this.access.visible(jobId, user);
+    return this.engagement.rating(job.id, user.uid);
+  }
+
+  async rate(user: AuthUser, jobId: string, stars: number) {
+    const { job, isOwner } = await this.access.visible(jobId, user);
+    if (isOwner) throw forbidden('You cannot rate your own lesson.');
+    await this.engagement.rate(job.id, user.uid, stars);
+    const summary = await this.engagement.ratingSummary(job.id);
+    return { average: summary.average ?? stars, count: summary.count };
+  }
+
+  async stats(user: AuthUser, jobId: string) {
+    const { job } = await this.access.visible(jobId, user);
+    return this.engagement.loadStats(job.id);
+  }
+
+  async recordLoad(user: AuthUser, jobId: string): Promise<{ counted: boolean }> {
+    const { job } = await this.access.visible(jobId, user);
+    return { counted: await this.engagement.recordLoad(job.id, user.sid, user.uid) };
+  }
+
+  async viewAccess(user: AuthUser, jobId: string): Promise<ViewAccessResponse> {
+    const { job, isOwner } = await this.access.visible(jobId, user);
+    const remaining = (await this.credits.balances(this.ctx.database.db, user.uid)).view;
+    const status = isOwner
+      ? 'owner'
+      : (await this.engagement.hasViewed(job.id, user.uid))
+        ? 'granted'
+        : 'needs_credit';
+    return { projectName: job.projectName, fileName: job.fileName, status, remaining };
+  }
+
+  /**
+   * Makes sure a non-owner may see the lesson's content: the first time, one view credit is spent
+   * (once, whatever the number of concurrent requests) and the view recorded. 402 when none left.
+   */
+  private async ensureViewGranted(user: AuthUser, job: JobRecord): Promise<void> {
+    if (await this.engagement.hasViewed(job.id, user.uid)) return;
+    try {
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        await this.credits.spend(trx, {
+          userId: user.uid,
+          kind: 'view',
+          amount: 1,
+          reason: 'job_view',
+          ref: job.id,
+        });
+        await this.engagement.recordView(trx, job.id, user.uid);
+      });
+    } catch (error) {
+      if (error instanceof InsufficientCreditsError) throw paymentRequired(MESSAGES.noViewCredits);
+      throw error;
+    }
+  }
+
+  async events<K extends EventsKind>(
+    user: AuthUser,
+    jobId: string,
+    kind: K,
+    editVersion: boolean,
+  ): Promise<{ events: EventsOf<K>; version: FileVersion }> {
+    const { job, isOwner } = await this.access.visible(jobId, user);
+    if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
+    if (!isOwner) await this.ensureViewGranted(user, job);
+    const edited = editVersion ? await this.files.find(job.id, kind, 'edited') : null;
+    const file = edited ?? (await this.files.find(job.id, kind, 'original'));
+    if (!file) return { events: [] as EventsOf<K>, version: 'original' };
+    const parsed: unknown = JSON.parse((await this.ctx.store.getBuffer(file.key)).toString('utf8'));
+    return { events: (Array.isArray(parsed) ? parsed : []) as EventsOf<K>, version: file.version };
+  }
+
+  /** Stores the owner's edited notes or chords, sorted by time, as the lesson's edited version. */
+  async saveEdits(
+    user: AuthUser,
+    jobId: string,
+    kind: EventsKind,
+    events: (NoteEvent | ChordEvent)[],
+  ): Promise<{ saved: number }> {
+    const job = await this.access.owned(jobId, user);
+    if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
+    const limit = job.duration === null ? Infinity : job.duration + 0.5;
+    if (events.some((e) => e.time > limit)) {
+      throw badRequest('An event starts after the end of the video.');
+    }
+    const sorted = [...events].sort((a, b) => a.time - b.time || a.end_time - b.end_time);
+    const body = Buffer.from(JSON.stringify(sorted));
+    const key = jobObjectKey(job.id, `${kind}.json`, 'edited');
+    await this.ctx.store.put(key, body, 'application/json');
+    await this.files.upsert({
+      jobId: job.id,
+      name: kind,
+      version: 'edited',
+      key,
+      contentType: 'application/json',
+      size: body.length,
+    });
+    return { saved: sorted.length };
+  }
+
+  async downloadUrl(user: AuthUser, jobId: string, fileName: DownloadableFileName) {
+    const { job, isOwner } = await this.access.visible(jobId, user);
+    if (!isOwner && !(await this.engagement.hasViewed(job.id, user.uid))) {
+      throw paymentRequired(MESSAGES.viewCreditsRequired);
+    }
+    const file = await this.files.find(job.id, fileName, 'original');
+    if (!file) throw notFound('This file is not available for this lesson.');
+    return this.ctx.store.createDownloadUrl(file.key, {
+      downloadName: fileName === 'results' ? 'results.json' : fileName,
+    });
+  }
+
+  async explore(sort: ExploreSort, page: number, pageSize: number): Promise<Paged<ExploreItem>> {
+    const { rows, total } = await this.jobs.listExplore(sort, page, pageSize);
+    const items = await Promise.all(
+      rows.map(async (r) => ({
+        jobId: r.id,
+        projectName: r.projectName,
+        fileName: r.fileName,
+        ownerUsername: r.ownerUsername,
+        stars: r.stars,
+        starsCount: r.starsCount,
+        loadsCount: r.loadsCount,
+        thumbnailUrl: await this.thumbnailUrl(r),
+        createdAt: r.createdAt.toISOString(),
+        duration: r.duration,
+      })),
+    );
+    return { items, page, pageSize, total };
+  }
+
+  async myJobs(user: AuthUser, page: number, pageSize: number): Promise<Paged<MyJobItem>> {
+    const { rows, total } = await this.jobs.listByOwner(user.uid, page, pageSize);
+    const items = await Promise.all(
+      rows.map(async (r) => ({
+        jobId: r.id,
+        requestId: r.requestId,
+        projectName: r.projectName,
+        fileName: r.fileName,
+        status: r.status,
+        stage: r.stage,
+        progress: r.progress,
+        sharedToExplore: r.sharedToExplore,
+        sharedToPersonal: r.sharedToPersonal,
+        thumbnailUrl: await this.thumbnailUrl(r),
+        createdAt: r.createdAt.toISOString(),
+        error: r.error,
+      })),
+    );
+    return { items, page, pageSize, total };
+  }
+
+  /** Stores the JPEG thumbnail the browser made for the owner's job with this request id. */
+  async saveThumbnail(user: AuthUser, requestId: string, jpeg: Buffer): Promise<void> {
+    const found = await this.jobs.findByRequestId(requestId);
+    if (found?.ownerUid !== user.uid) throw notFound(JOB_REQUEST_NOT_FOUND);
+    if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8 || jpeg[2] !== 0xff) {
+      throw badRequest('The thumbnail must be a JPEG image.');
+    }
+    const key = jobObjectKey(found.id, 'thumbnail.jpg');
+    await this.ctx.store.put(key, jpeg, 'image/jpeg');
+    await this.jobs.update(found.id, { thumbnailKey: key });
+  }
+
+  private thumbnailUrl(job: JobRecord): Promise<string | null> {
+    return job.thumbnailKey
+      ? this.ctx.store.createDownloadUrl(job.thumbnailKey)
+      : Promise.resolve(null);
+  }
+
+  private async toDto(job: JobRecord): Promise<JobDto> {
+    const summary = await this.engagement.ratingSummary(job.id);
+    return {
+      id: job.id,
+      jobId: job.id,
+      uid: job.ownerUid,
+      ownerUid: job.ownerUid,
+      ownerUsername: job.ownerUsername,
+      projectName: job.projectName,
+      fileName: job.fileName,
+      sharedToExplore: job.sharedToExplore,
+      sharedToPersonal: job.sharedToPersonal,
+      stars: summary.average,
+      starsCount: summary.count,
+      requestId: job.requestId,
+      status: job.status,
+      stage: job.stage,
+      progress: job.progress,
+      message: job.message,
+      error: job.error,
+      createdAt: job.createdAt.toISOString(),
+      duration: job.duration,
+    };
+  }
+}
+
+const JOB_REQUEST_NOT_FOUND = 'No job was found for this request.';

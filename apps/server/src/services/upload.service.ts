@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import {
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+  REJECT_VIDEO_OVER_SECONDS,
+  formatMegabytes,
+  isPrivileged,
+  type ProcessVideoResponse,
+  type SignedUploadResponse,
+  type UploadConfig,
+} from '@riffscribe/core';
+import type { AppContext, AuthUser } from '../context.js';
+import { badRequest, conflict, notFound, paymentRequired, payloadTooLarge } from '../errors.js';
+import { CreditsRepository, InsufficientCreditsError } from '../repositories/credits.repository.js';
+import { JobsRepository } from '../repositories/jobs.repository.js';
+import { UploadsRepository } from '../repositories/uploads.repository.js';
+import { newUploadKey } from '../storage/keys.js';
+
+/** A browser video type: video/*, never audio or anything else (spec section 5). */
+export function isVideoType(fileType: string): boolean {
+  return /^video\/[a-z0-9.+-]+$/i.test(fileType.trim());
+}
+
+/** The first half of the submit sequence: a signed upload link, then the process call. */
+export class UploadService {
+  private readonly uploads: UploadsRepository;
+  private readonly jobs: JobsRepository;
+  private readonly credits = new CreditsRepository();
+
+  constructor(private readonly ctx: AppContext) {
+    this.uploads = new UploadsRepository(ctx.database.db);
+    this.jobs = new JobsRepository(ctx.database.db);
+  }
+
+  async signedUploadUrl(
+    user: AuthUser,
+    request: { fileName: string; fileType: string; fileSize?: number | undefined },
+  ): Promise<SignedUploadResponse> {
+    if (!isVideoType(request.fileType)) throw badRequest(MESSAGES.invalidFileType);
+    const limited = !isPrivileged(user.role);
+    if (limited && request.fileSize !== undefined && request.fileSize > MAX_UPLOAD_BYTES) {
+      throw payloadTooLarge(MESSAGES.fileTooLarge(formatMegabytes(request.fileSize)));
+    }
+    const key = newUploadKey(user.uid);
+    const maxBytes = limited ? MAX_UPLOAD_BYTES : null;
+    await this.uploads.insert({ key, ownerUid: user.uid, fileType: request.fileType, maxBytes });
+    const signed = await this.ctx.store.createUploadUrl(key, {
+      contentType: request.fileType,
+      maxBytes,
+      ...(request.fileSize !== undefined && request.fileSize > 0
+        ? { exactBytes: request.fileSize }
+        : {}),
+    });
+    return { signedUrl: signed.url, gcsFilePath: key, method: 'PUT', headers: signed.headers };
+  }
+
+  /**
+   * Checks the stored upload itself (owner, presence, real size and the user's limits), then in
+   * one transaction creates the job and spends one creator credit for it.
+   */
+  async processVideo(
+    user: AuthUser,
+    request: {
+      gcsFilePath: string;
+      fileName: string;
+      fileSize: number;
+      fileType: string;
+      config: UploadConfig;
+    },
+  ): Promise<ProcessVideoResponse> {
+    if (!isVideoType(request.fileType)) throw badRequest(MESSAGES.invalidFileType);
+    const upload = await this.uploads.find(request.gcsFilePath);
+    if (upload?.ownerUid !== user.uid) {
+      throw notFound('The uploaded file was not found. Please upload it again.');
+    }
+    if (upload.jobId) throw conflict('This upload has already been submitted for processing.');
+    const limited = !isPrivileged(user.role);
+    const declared = request.config.metadata.duration;
+    if (limited && declared !== null && declared > REJECT_VIDEO_OVER_SECONDS) {
+      throw badRequest(MESSAGES.videoTooLong(Math.round(declared)));
+    }
+    const stored = await this.ctx.store.head(upload.key);
+    if (!stored) throw badRequest('The upload did not arrive. Please upload the file again.');
+    if (stored.size === 0) throw badRequest(MESSAGES.invalidVideo);
+    if (limited && stored.size > MAX_UPLOAD_BYTES) {
+      await this.ctx.store.delete(upload.key);
+      throw payloadTooLarge(MESSAGES.fileTooLarge(formatMegabytes(stored.size)));
+    }
+    const jobId = randomUUID();
+    const requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    try {
+      await this.ctx.database.db.transaction().execute(async (trx) => {
+        const claimed = await this.uploads.claim(trx, upload.key, jobId);
+        if (!claimed) throw conflict('This upload has already been submitted for processing.');
+        await this.jobs.insert(trx, {
+          id: jobId,
+          requestId,
+          ownerUid: user.uid,
+          fileName: request.fileName,
+          fileSize: stored.size,
+          fileType: request.fileType,
+          uploadKey: upload.key,
+          config: { ...request.config },
+          message: MESSAGES.defaultProcessingMessage,
+          duration: declared,
+        });
+        await this.credits.spend(trx, {
+          userId: user.uid,
+          kind: 'creator',
+          amount: 1,
+          reason: 'job_create',
+          ref: jobId,
+        });
+      });
+    } catch (error) {
+      if (error instanceof InsufficientCreditsError) {
+        throw paymentRequired(MESSAGES.outOfCredits('creator'));
+      }
+      throw error;
+    }
+    await this.ctx.queue?.enqueue({ jobId, requestId });
+    return { success: true, message: 'Video submitted for processing.', requestId, jobId };
+  }
+}

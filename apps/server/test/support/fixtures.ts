@@ -1,0 +1,127 @@
+import type {
+  ChordEvent,
+  NoteEvent,
+  ProcessVideoResponse,
+  SignedUploadResponse,
+} from '@riffscribe/core';
+import { sql } from 'kysely';
+import { jobObjectKey } from '../../src/storage/keys.js';
+import type { TestServer, TestUser } from './test-server.js';
+
+/** A few notes and chords in the engine's output format. */
+export const SAMPLE_NOTES: NoteEvent[] = [
+  {
+    time: 0.5,
+    end_time: 1,
+    string: 3,
+    fret: 2,
+    event_type: 'note',
+    pitch_arr: [1, 1],
+    mute: false,
+    vibrato: '',
+    bend_to_fret: null,
+    release_to_fret: null,
+    leading_slide: false,
+    trailing_slide: false,
+    leading_hammer_on: false,
+    trailing_hammer_on: false,
+    leading_pull_off: false,
+    trailing_pull_off: false,
+  },
+];
+export const SAMPLE_CHORDS: ChordEvent[] = [
+  { time: 0.5, end_time: 2, chord: 'Am', event_type: 'chord' },
+];
+
+/** Uploads some bytes through the real signed-URL flow and submits them; returns the answer. */
+export async function submitUpload(
+  server: TestServer,
+  user: TestUser,
+  options: { bytes?: Buffer; duration?: number | null } = {},
+): Promise<ProcessVideoResponse> {
+  const bytes = options.bytes ?? Buffer.from('not really a video, the pipeline checks that later');
+  const signed = await server.request('POST', '/api/generate-signed-upload-url', {
+    token: user.token,
+    json: {
+      fileName: 'riff.mp4',
+      fileType: 'video/mp4',
+      email: user.email,
+      fileSize: bytes.length,
+    },
+  });
+  if (signed.status !== 200) throw new Error(`signed url: ${signed.status} ${await signed.text()}`);
+  const { signedUrl, gcsFilePath, headers } = (await signed.json()) as SignedUploadResponse;
+  const put = await fetch(signedUrl, { method: 'PUT', headers, body: new Uint8Array(bytes) });
+  if (!put.ok) throw new Error(`upload: ${put.status} ${await put.text()}`);
+  const processed = await server.request('POST', '/api/process-video', {
+    token: user.token,
+    json: {
+      gcsFilePath,
+      email: user.email,
+      fileName: 'riff.mp4',
+      fileSize: bytes.length,
+      fileType: 'video/mp4',
+      config: { metadata: { duration: options.duration ?? 12 } },
+    },
+  });
+  if (processed.status !== 200) {
+    throw new Error(`process-video: ${processed.status} ${await processed.text()}`);
+  }
+  return (await processed.json()) as ProcessVideoResponse;
+}
+
+/**
+ * Finishes a job the way the worker does: stores results, notes and chords (original version)
+ * and marks it completed. Test set-up for the routes that read a finished lesson.
+ */
+export async function completeJob(
+  server: TestServer,
+  jobId: string,
+  options: { notes?: NoteEvent[]; chords?: ChordEvent[] } = {},
+): Promise<void> {
+  const { store, database } = server.ctx;
+  const files: [string, unknown][] = [
+    ['notes', options.notes ?? SAMPLE_NOTES],
+    ['chords', options.chords ?? SAMPLE_CHORDS],
+    ['results', { capo: 0, tuning_name: 'Standard', musical_key: 'A minor', duration: 12 }],
+  ];
+  for (const [name, content] of files) {
+    const key = jobObjectKey(jobId, `${name}.json`, 'original');
+    const body = Buffer.from(JSON.stringify(content));
+    await store.put(key, body, 'application/json');
+    await database.db
+      .insertInto('job_files')
+      .values({
+        job_id: jobId,
+        name,
+        version: 'original',
+        key,
+        content_type: 'application/json',
+        size: body.length,
+      })
+      .execute();
+  }
+  await database.db
+    .updateTable('jobs')
+    .set({ status: 'completed', stage: 'completed', progress: 100, completed_at: sql`now()` })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+/** A completed lesson owned by `owner`, optionally shared to Explore. */
+export async function createLesson(
+  server: TestServer,
+  owner: TestUser,
+  options: { shared?: boolean } = {},
+): Promise<ProcessVideoResponse> {
+  const job = await submitUpload(server, owner);
+  await completeJob(server, job.jobId);
+  if (options.shared) {
+    const res = await server.request('PATCH', `/api/job?id=${job.jobId}`, {
+      token: owner.token,
+      json: { sharedToExplore: true },
+    });
+    if (res.status !== 200) throw new Error(`share: ${res.status} ${await res.text()}`);
+  }
+  return job;
+}

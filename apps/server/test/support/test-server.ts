@@ -1,0 +1,156 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Role } from '@riffscribe/core';
+import { buildApp, type App } from '../../src/app.js';
+import { accessTokenKey, issueAccessToken } from '../../src/auth/tokens.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import { JobQueue } from '../../src/queue/job-queue.js';
+import { createObjectStore } from '../../src/storage/create-store.js';
+import { createServices, type Services } from '../../src/services/index.js';
+import { openTestDatabase, type TestDatabase } from './test-database.js';
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+export interface TestUser {
+  uid: string;
+  email: string;
+  handle: string;
+  role: Role;
+  token: string;
+  sid: string;
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  ctx: AppContext;
+  config: Config;
+  services: Services;
+  testDb: TestDatabase;
+  /** Creates a user (with the sign-up grant) and a valid access token for them. */
+  createUser(options?: { email?: string; role?: Role }): Promise<TestUser>;
+  /** A new access token for the same user, as a new sign-in session would get. */
+  newSession(user: TestUser): Promise<TestUser>;
+  /** fetch against the server with an optional bearer token and JSON body. */
+  request(
+    method: string,
+    pathAndQuery: string,
+    options?: {
+      token?: string | null;
+      json?: unknown;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+      redirect?: RequestRedirect;
+    },
+  ): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real server on a free loopback port, with its own database (the driver the test
+ * project selects), its own storage directory and a generated secret.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string>; testDb?: TestDatabase; queue?: boolean } = {},
+): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'riffscribe-test-'));
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RIFFSCRIBE_SECRET: randomBytes(32).toString('base64url'),
+    ...options.env,
+  });
+  const testDb = options.testDb ?? (await openTestDatabase());
+  const queue =
+    options.queue === false
+      ? null
+      : await JobQueue.start(
+          testDb.database,
+          testDb.searchPath ? { schema: testDb.searchPath } : {},
+        );
+  const ctx: AppContext = {
+    config,
+    database: testDb.database,
+    store: createObjectStore(config),
+    queue,
+  };
+  const app = await buildApp(ctx, { logger: false });
+  await app.listen({ host: '127.0.0.1', port });
+  const services = createServices(ctx);
+  const key = accessTokenKey(config.secret);
+
+  const tokenFor = async (user: Omit<TestUser, 'token' | 'sid'>) => {
+    const sid = randomUUID();
+    const token = await issueAccessToken(key, config.publicUrl, { ...user, sid });
+    return { ...user, sid, token };
+  };
+
+  return {
+    url,
+    app,
+    ctx,
+    config,
+    services,
+    testDb,
+    async createUser({ email, role } = {}) {
+      const address = email ?? `player-${randomBytes(4).toString('hex')}@example.test`;
+      let user = await services.accounts.signIn({
+        issuer: 'test',
+        subject: randomUUID(),
+        email: address,
+        name: null,
+      });
+      if (role && role !== user.role) {
+        await services.accounts.users.setRole(user.uid, role);
+        user = { ...user, role };
+      }
+      return tokenFor({ uid: user.uid, email: user.email, handle: user.handle, role: user.role });
+    },
+    newSession: (user) => tokenFor(user),
+    async request(method, pathAndQuery, { token, json, body, headers, redirect } = {}) {
+      const h: Record<string, string> = { ...headers };
+      if (token) h.authorization = `Bearer ${token}`;
+      if (json !== undefined) h['content-type'] = 'application/json';
+      return fetch(`${url}${pathAndQuery}`, {
+        method,
+        headers: h,
+        redirect: redirect ?? 'manual',
+        ...(json !== undefined
+          ? { body: JSON.stringify(json) }
+          : body !== undefined
+            ? { body }
+            : {}),
+      });
+    },
+    async close() {
+      await app.close();
+      await queue?.stop();
+      if (!options.testDb) await testDb.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

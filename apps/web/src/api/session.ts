@@ -1,0 +1,86 @@
+import type { ApiError, AuthTokenResponse, SessionUser } from '@riffscribe/core';
+
+export type { SessionUser };
+
+/**
+ * Holds the short-lived access token in memory only and renews it through the HttpOnly session
+ * cookie (POST /api/auth/token) shortly before it expires.
+ */
+class Session {
+  private token: string | null = null;
+  private expiresAt = 0;
+  private pending: Promise<SessionUser | null> | null = null;
+  user: SessionUser | null = null;
+
+  /** Renews the token when it is missing or about to expire; null when signed out. */
+  renew(force = false): Promise<SessionUser | null> {
+    if (!force && this.token && Date.now() < this.expiresAt - 30_000) {
+      return Promise.resolve(this.user);
+    }
+    this.pending ??= fetch('/api/auth/token', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'x-requested-with': 'riffscribe' },
+    })
+      .then(async (res) => {
+        if (!res.ok) {
+          this.clear();
+          return null;
+        }
+        const body = (await res.json()) as AuthTokenResponse;
+        this.token = body.accessToken;
+        this.expiresAt = Date.now() + body.expiresIn * 1000;
+        this.user = body.user;
+        return body.user;
+      })
+      .finally(() => {
+        this.pending = null;
+      });
+    return this.pending;
+  }
+
+  private clear() {
+    this.token = null;
+    this.expiresAt = 0;
+    this.user = null;
+  }
+
+  async signOut(): Promise<void> {
+    await fetch('/api/auth/logout', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'x-requested-with': 'riffscribe' },
+    });
+    this.clear();
+  }
+
+  /** fetch for /api calls: adds the bearer token and turns error answers into Error(message). */
+  async api<T>(path: string, init: RequestInit = {}): Promise<T> {
+    await this.renew();
+    const headers = new Headers(init.headers);
+    if (this.token) headers.set('authorization', `Bearer ${this.token}`);
+    const res = await fetch(path, { ...init, headers });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as ApiError | null;
+      throw new ApiRequestError(res.status, body?.error ?? `Request failed (${res.status}).`);
+    }
+    return (res.status === 204 ? undefined : await res.json()) as T;
+  }
+}
+
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+export const session = new Session();
+
+/** The sign-in address; the server redirects to the identity provider and back to returnTo. */
+export function signInUrl(returnTo = window.location.pathname + window.location.search): string {
+  return `/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`;
+}

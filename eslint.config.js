@@ -1,0 +1,120 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/** Imports that touch the outside world; only adapters and apps may use them. */
+const ioModules = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'child_process',
+  'worker_threads',
+  'path',
+  'os',
+  'http',
+  'https',
+  'net',
+  '@tensorflow/*',
+  '@spotify/*',
+  '@ffmpeg-installer/*',
+  '@ffprobe-installer/*',
+];
+
+export default tseslint.config(
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.d.ts', 'coverage/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  ...tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        project: [
+          './tsconfig.tests.json',
+          './packages/*/tsconfig.json',
+          './apps/server/tsconfig.json',
+          './apps/web/tsconfig.json',
+        ],
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.node },
+    },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'Use named exports, not export *.' },
+      ],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-definitions': 'off',
+    },
+  },
+  // Dependency direction (docs/architecture.md): core imports nothing but zod.
+  {
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['packages/core/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|\\.{1,2}/).*',
+              message: 'packages/core imports nothing but zod (see docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Apps never import each other.
+  {
+    files: ['apps/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^@riffscribe/web)|(apps/web)',
+              message: 'apps/server must not import apps/web.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^@riffscribe/server)|(apps/server)|(^@riffscribe/engine)',
+              message: 'apps/web imports only packages/core (and browser libraries).',
+            },
+            { group: ioModules, message: 'The web app runs in the browser: no Node modules.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', 'e2e/**/*.ts', 'apps/server/test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

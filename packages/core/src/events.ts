@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import {
+  FRET_MAX,
+  FRET_MIN,
+  MIN_CHORD_SECONDS,
+  MIN_NOTE_SECONDS,
+  NEW_CHORD_SECONDS,
+  PITCH_POINT_MAX,
+  PITCH_POINT_MIN,
+  STRING_COUNT,
+} from './constants.js';
+import { normalizeFlag } from './flags.js';
+
+/** A note of the tab (spec section 3). Times in seconds; string 1 = high e. */
+export interface NoteEvent {
+  time: number;
+  end_time: number;
+  string: number;
+  fret: number;
+  event_type: 'note';
+  pitch_arr: number[];
+  mute: boolean;
+  vibrato: '' | 'small' | 'big';
+  bend_to_fret: number | null;
+  release_to_fret: number | null;
+  leading_slide: boolean;
+  trailing_slide: boolean;
+  leading_hammer_on: boolean;
+  trailing_hammer_on: boolean;
+  leading_pull_off: boolean;
+  trailing_pull_off: boolean;
+}
+
+/** A chord name over a time span (spec section 3). */
+export interface ChordEvent {
+  time: number;
+  end_time: number;
+  chord: string;
+  event_type: 'chord';
+}
+
+export const TECHNIQUE_FLAGS = [
+  'leading_slide',
+  'trailing_slide',
+  'leading_hammer_on',
+  'trailing_hammer_on',
+  'leading_pull_off',
+  'trailing_pull_off',
+] as const;
+
+const flag = z.unknown().transform(normalizeFlag);
+const seconds = z.number().min(0);
+const nullableFret = z
+  .union([z.number(), z.null(), z.undefined(), z.literal('')])
+  .transform((v) => (typeof v === 'number' ? clamp(Math.round(v), FRET_MIN, FRET_MAX) : null));
+
+export function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/**
+ * Validates one note as the editor sends it and normalises it: flags to booleans, pitch points
+ * clamped, bend frets clamped. Rejects what cannot be repaired (a string outside 1..6, a fret that
+ * is not a whole number 0..24, an end less than 0.05 s after the start).
+ */
+export const noteEventInputSchema = z
+  .object({
+    time: seconds,
+    end_time: seconds,
+    string: z.number().int().min(1).max(STRING_COUNT),
+    fret: z.number().int().min(FRET_MIN).max(FRET_MAX),
+    event_type: z.literal('note').optional(),
+    pitch_arr: z
+      .array(z.number())
+      .min(2)
+      .max(100_000)
+      .optional()
+      .transform((arr) => (arr ?? [1, 1]).map((p) => clamp(p, PITCH_POINT_MIN, PITCH_POINT_MAX))),
+    mute: flag.optional(),
+    vibrato: z
+      .enum(['small', 'big', ''])
+      .nullish()
+      .transform((v) => v ?? ''),
+    bend_to_fret: nullableFret.optional(),
+    release_to_fret: nullableFret.optional(),
+    leading_slide: flag.optional(),
+    trailing_slide: flag.optional(),
+    leading_hammer_on: flag.optional(),
+    trailing_hammer_on: flag.optional(),
+    leading_pull_off: flag.optional(),
+    trailing_pull_off: flag.optional(),
+  })
+  .refine((n) => n.end_time - n.time >= MIN_NOTE_SECONDS - 1e-9, {
+    message: `A note must end at least ${MIN_NOTE_SECONDS} s after it starts.`,
+    path: ['end_time'],
+  })
+  .transform((n): NoteEvent => ({
+    time: n.time,
+    end_time: n.end_time,
+    string: n.string,
+    fret: n.fret,
+    event_type: 'note',
+    pitch_arr: n.pitch_arr,
+    mute: n.mute ?? false,
+    vibrato: n.vibrato,
+    bend_to_fret: n.bend_to_fret ?? null,
+    release_to_fret: n.release_to_fret ?? null,
+    ...exclusiveTechniques(n),
+  }));
+
+/**
+ * One technique per side of a note (spec section 4): when several are set on one side, the first
+ * of slide, hammer-on, pull-off wins.
+ */
+function exclusiveTechniques(
+  n: Partial<Record<(typeof TECHNIQUE_FLAGS)[number], boolean | undefined>>,
+) {
+  const side = (prefix: 'leading' | 'trailing') => {
+    const slide = n[`${prefix}_slide`] ?? false;
+    const hammer = !slide && (n[`${prefix}_hammer_on`] ?? false);
+    const pull = !slide && !hammer && (n[`${prefix}_pull_off`] ?? false);
+    return { slide, hammer, pull };
+  };
+  const l = side('leading');
+  const t = side('trailing');
+  return {
+    leading_slide: l.slide,
+    trailing_slide: t.slide,
+    leading_hammer_on: l.hammer,
+    trailing_hammer_on: t.hammer,
+    leading_pull_off: l.pull,
+    trailing_pull_off: t.pull,
+  };
+}
+
+/** Validates one chord: a non-empty name after trim; the end defaults to 0.6 s after the start. */
+export const chordEventInputSchema = z
+  .object({
+    time: seconds,
+    end_time: seconds.optional(),
+    chord: z
+      .string()
+      .transform((s) => s.trim())
+      .pipe(z.string().min(1, 'A chord name must not be empty.').max(64)),
+    event_type: z.literal('chord').optional(),
+  })
+  .transform((c): ChordEvent => ({
+    time: c.time,
+    end_time: c.end_time ?? c.time + NEW_CHORD_SECONDS,
+    chord: c.chord,
+    event_type: 'chord',
+  }))
+  .refine((c) => c.end_time - c.time >= MIN_CHORD_SECONDS - 1e-9, {
+    message: `A chord must last at least ${MIN_CHORD_SECONDS} s.`,
+    path: ['end_time'],
+  });
+
+/** The most events one save may carry (a 10-minute lesson has about 5,000 notes). */
+export const MAX_EVENTS_PER_SAVE = 50_000;
+
+export const editNotesBodySchema = z.object({
+  events: z.array(noteEventInputSchema).max(MAX_EVENTS_PER_SAVE),
+});
+export const editChordsBodySchema = z.object({
+  events: z.array(chordEventInputSchema).max(MAX_EVENTS_PER_SAVE),
+});

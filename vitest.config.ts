@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Test tiers (docs/testing.md):
+ * - unit: `*.test.ts` beside the code, pure and fast;
+ * - server: integration tests with real parts that do not depend on the database driver;
+ * - pglite / postgres: the same database-backed integration suite, once on each database;
+ * - e2e: real Chromium against the built app served by the real server.
+ */
+const workspaceSource = { conditions: ['source', ...defaultClientConditions] };
+const dbSuite = ['apps/server/test/db/**/*.test.ts'];
+const ci = process.env.CI === 'true';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Whether something accepts TCP connections at host:port within a second. */
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => {
+      done(false);
+    });
+    socket.once('error', () => {
+      done(false);
+    });
+    socket.connect(port, host, () => {
+      done(true);
+    });
+  });
+}
+
+/**
+ * Locally, a part this machine lacks (the PostgreSQL server, Chromium) leaves its project out with
+ * a warning. In CI (CI=true) every project runs, so a missing part fails the run.
+ */
+async function available(projects: TestProjectInlineConfiguration[]) {
+  if (ci) return projects;
+  const out: TestProjectInlineConfiguration[] = [];
+  for (const p of projects) {
+    const name = p.test?.name;
+    if (name === 'postgres' && !(await reachable('127.0.0.1', 5432))) {
+      console.warn('vitest: no PostgreSQL at 127.0.0.1:5432, the postgres project is skipped');
+      continue;
+    }
+    if (name === 'e2e' && !existsSync(CHROMIUM_PATH)) {
+      console.warn(`vitest: no Chromium at ${CHROMIUM_PATH}, the e2e project is skipped`);
+      continue;
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+export default defineConfig(async () => ({
+  resolve: workspaceSource,
+  ssr: {
+    resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] },
+  },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: await available([
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['apps/server/test/**/*.test.ts'],
+          exclude: dbSuite,
+        },
+      },
+      { extends: true, test: { name: 'pglite', include: dbSuite, env: { TEST_DB: 'pglite' } } },
+      {
+        extends: true,
+        test: { name: 'postgres', include: dbSuite, env: { TEST_DB: 'postgres' } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+        },
+      },
+    ]),
+  },
+}));
