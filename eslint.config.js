@@ -70,6 +70,43 @@ export default tseslint.config(
       ],
     },
   },
+  // The engine's algorithms are pure: only adapters/, eval/, bench/ and the CLI touch the outside
+  // world (ffmpeg, TensorFlow.js, files); apps never come into the engine.
+  {
+    files: ['packages/engine/src/**/*.ts'],
+    ignores: [
+      'packages/engine/src/adapters/**',
+      'packages/engine/src/eval/**',
+      'packages/engine/src/bench/**',
+      'packages/engine/src/cli.ts',
+      'packages/engine/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ioModules,
+              message: 'Only engine/adapters may touch ffmpeg, the model or files.',
+            },
+            { regex: '^@riffscribe/(server|web)', message: 'packages/engine imports only core.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'Pure engine code reads no environment.' },
+        { name: 'fetch', message: 'Pure engine code does no I/O.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Pure engine code reads no clock.' },
+        { object: 'Math', property: 'random', message: 'Use a seeded generator.' },
+        { object: 'performance', property: 'now', message: 'Pure engine code reads no clock.' },
+      ],
+    },
+  },
   // Apps never import each other.
   {
     files: ['apps/server/**/*.ts'],

@@ -81,6 +81,14 @@ export default defineConfig(async () => ({
           exclude: dbSuite,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'engine',
+          include: ['packages/engine/test/**/*.test.ts'],
+          testTimeout: 120_000,
+        },
+      },
       { extends: true, test: { name: 'pglite', include: dbSuite, env: { TEST_DB: 'pglite' } } },
       {
         extends: true,

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router';
+import { LessonRoute } from './features/player/LessonRoute';
 import { HomePage } from './routes/HomePage';
 import { Header } from './ui/Header';
 
@@ -13,6 +14,7 @@ export function App() {
       <BrowserRouter>
         <Header />
         <Routes>
+          <Route path="/lesson/:jobId" element={<LessonRoute />} />
           <Route path="*" element={<HomePage />} />
         </Routes>
       </BrowserRouter>

@@ -1,0 +1,50 @@
+import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
+
+/** Engine stages in order (DESIGN.md, processing pipeline), as written to a job's `stage`. */
+export const ENGINE_STAGES = [
+  'probing',
+  'extracting_audio',
+  'transcribing',
+  'assigning_tabs',
+  'detecting_techniques',
+  'detecting_chords',
+] as const;
+export type EngineStage = (typeof ENGINE_STAGES)[number];
+
+/** Progress report: the stage, the overall percent 0..100 and a sentence for the user. */
+export interface Progress {
+  stage: EngineStage;
+  percent: number;
+  message: string;
+}
+export type ProgressListener = (progress: Progress) => void;
+
+/** The results file (spec section 3): capo, tuning_name, musical_key, config, duration. */
+export interface ResultsFile {
+  capo: number;
+  tuning: number[];
+  tuning_name: string;
+  musical_key: string;
+  config: UploadConfig;
+  /** Length of the analysed audio in seconds. */
+  duration: number;
+  /** Number of notes written; 0 with `message` when nothing playable was heard. */
+  note_count: number;
+  /** A sentence for the user when the lesson is empty or partial (silence, no guitar). */
+  message: string | null;
+  engine_version: string;
+}
+
+/** What `transcribe` returns and the CLI writes as results.json, notes.json, chords.json. */
+export interface Transcription {
+  results: ResultsFile;
+  notes: NoteEvent[];
+  chords: ChordEvent[];
+}
+
+export interface TranscribeOptions {
+  /** Refuse media longer than this many seconds (ffprobe's duration), before decoding. */
+  maxDurationSeconds?: number;
+  /** Stops the work between stages and kills ffmpeg. */
+  signal?: AbortSignal;
+}

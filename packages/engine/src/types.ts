@@ -1,0 +1,60 @@
+import type { Tuning } from '@riffscribe/core';
+import type { Fret, MidiPitch, Seconds, StringNumber } from './units.js';
+
+/**
+ * The stage contracts of the engine. Each pure stage takes typed arrays and events and returns
+ * events; only `adapters/` touch ffmpeg, the model or files.
+ *
+ *   adapters/media  file -> mono 22050 Hz Float32Array
+ *   adapters/model  audio -> ModelOutput (Basic Pitch posteriorgrams)
+ *   notes/          ModelOutput -> DetectedNote[]   (pitch, timing, contour)
+ *   tab/            DetectedNote[] + GuitarSetup -> TabNote[] (string and fret)
+ *   techniques/     TabNote[] + audio -> NoteEvent[] (bends, vibrato, slides, h/p, mutes)
+ *   harmony/        DetectedNote[] -> ChordEvent[], musical key
+ */
+
+/** Basic Pitch's three posteriorgrams, one row per model frame (FRAME_RATE per second). */
+export interface ModelOutput {
+  /** Note activation, 88 bins per frame (bin 0 = MIDI 21). Values 0..1. */
+  frames: Float32Array[];
+  /** Onset activation, 88 bins per frame. */
+  onsets: Float32Array[];
+  /** Pitch contour, 264 bins per frame: 3 bins per semitone, bin 0 = MIDI 21. */
+  contours: Float32Array[];
+}
+
+/** A pitched note found in the audio, before it has a string. */
+export interface DetectedNote {
+  time: Seconds;
+  endTime: Seconds;
+  /** The note's nominal (integer) MIDI pitch. */
+  pitch: MidiPitch;
+  /** Peak note activation 0..1: how sure the model is. */
+  amplitude: number;
+  /**
+   * Peak onset activation 0..1 around `time`: how clearly the note was attacked. A legato note
+   * (hammer-on, pull-off, the far end of a slide) has a weak onset.
+   */
+  onset: number;
+  /**
+   * The sounding pitch over the note, one value per model frame from `time` on, in semitones
+   * relative to `pitch` (0 = in tune, +2 = a whole-step bend). May be empty when unknown.
+   */
+  bend: readonly number[];
+}
+
+/** Guitar setup a tab is written for. */
+export interface GuitarSetup {
+  /** Six open-string MIDI pitches, low string to high string. */
+  tuning: Tuning;
+  /** Capo fret, 0..12; frets are written relative to it. */
+  capo: number;
+  /** Highest fret that may be used (visible_frets: classical 19, acoustic 21, electric 23). */
+  frets: number;
+}
+
+/** A note with its place on the neck: pitch = tuning[6 - string] + capo + fret. */
+export interface TabNote extends DetectedNote {
+  string: StringNumber;
+  fret: Fret;
+}
