@@ -1,0 +1,351 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { EngineError } from '../errors.js';
+import { SAMPLE_RATE } from '../units.js';
+import { findFfmpeg, findFfprobe } from './binaries.js';
+import { runTool } from './process.js';
+
+/**
+ * The media adapter: ffprobe for facts about a file, ffmpeg to decode its audio. The only code
+ * that runs these binaries. Every run:
+ * - goes through spawn with an argument list (no shell);
+ * - reads the input as `file:<absolute path>` with `-protocol_whitelist file`, so a name such as
+ *   `http://...`, `concat:...` or `-i` is never taken for a protocol or an option;
+ * - accepts only the container formats below (`-format_whitelist`), so an HLS playlist, an
+ *   ffconcat list or a DASH manifest renamed .mp4 is refused instead of followed to other files;
+ * - has a time limit and an AbortSignal that kill the process, and a bounded stderr capture.
+ */
+
+/** Facts about a media file from ffprobe. */
+export interface MediaInfo {
+  /** Length in seconds (the container's, else the longest stream's, else measured by demuxing). */
+  durationSeconds: number;
+  hasAudio: boolean;
+  /** True when there is a real video stream (cover art attached to an audio file does not count). */
+  hasVideo: boolean;
+  /** ffprobe's demuxer name, such as "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm". */
+  formatName: string;
+  /** Frame size of the first video stream in pixels, when there is one. */
+  width?: number;
+  height?: number;
+  sizeBytes: number;
+}
+
+/**
+ * Demuxers we read: common audio and video containers, none of which opens other files or URLs.
+ * Matching is by any of a demuxer's names, so "mov" admits "mov,mp4,m4a,3gp,3g2,mj2" and
+ * "matroska" admits "matroska,webm".
+ */
+export const INPUT_FORMATS = [
+  'mov',
+  'matroska',
+  'webm',
+  'avi',
+  'flv',
+  'asf',
+  'mpeg',
+  'mpegts',
+  'wav',
+  'w64',
+  'aiff',
+  'caf',
+  'mp3',
+  'ogg',
+  'flac',
+  'aac',
+  'ac3',
+  'eac3',
+  'amr',
+  'wv',
+] as const;
+
+const DEFAULT_PROBE_TIMEOUT_MS = 20_000;
+const DEFAULT_DECODE_TIMEOUT_MS = 180_000;
+/** Ten hours: a safety cap on decoded audio when the caller sets no limit (about 3 GB of floats). */
+const HARD_MAX_SECONDS = 10 * 3600;
+
+const UNREADABLE =
+  'This file could not be read as audio or video: it may be damaged, incomplete or not a media ' +
+  'file. Export it again as MP4, MOV, WebM, MP3 or WAV and upload that.';
+
+function inputArgs(file: string): string[] {
+  return [
+    '-protocol_whitelist',
+    'file',
+    '-format_whitelist',
+    INPUT_FORMATS.join(','),
+    '-i',
+    `file:${path.resolve(file)}`,
+  ];
+}
+
+/** Size of the file in bytes; EngineError for a missing, unreadable or empty file. */
+async function checkFile(file: string): Promise<number> {
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error('not a regular file');
+    size = info.size;
+  } catch {
+    throw new EngineError(
+      'unreadable_media',
+      'The file could not be opened. Check that it exists and upload it again.',
+    );
+  }
+  if (size === 0) {
+    throw new EngineError('empty_file', 'The file is empty (0 bytes). Upload the recording again.');
+  }
+  return size;
+}
+
+interface ProbeStream {
+  codec_type?: string;
+  width?: number;
+  height?: number;
+  duration?: string;
+  disposition?: { attached_pic?: number };
+}
+interface ProbeJson {
+  streams?: ProbeStream[];
+  format?: { format_name?: string; duration?: string };
+}
+
+const positive = (value: string | undefined): number | undefined => {
+  const n = value === undefined ? Number.NaN : Number(value);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+};
+
+/**
+ * Reads duration and streams with ffprobe, before any decoding.
+ *
+ * @throws EngineError empty_file, unreadable_media (not media, damaged, a playlist in disguise),
+ *   no_audio_stream, too_long (over `maxDurationSeconds`), timeout, cancelled.
+ */
+export async function probeMedia(
+  file: string,
+  opts: { maxDurationSeconds?: number; signal?: AbortSignal } = {},
+): Promise<MediaInfo> {
+  const sizeBytes = await checkFile(file);
+  let stdout = '';
+  const result = await runTool(
+    findFfprobe(),
+    [
+      '-v',
+      'error',
+      '-hide_banner',
+      ...inputArgs(file),
+      '-show_format',
+      '-show_streams',
+      '-of',
+      'json',
+    ],
+    {
+      signal: opts.signal,
+      timeoutMs: DEFAULT_PROBE_TIMEOUT_MS,
+      activity: 'Reading the file',
+      onStdout: (chunk) => {
+        stdout += chunk.toString('utf8');
+        // Real probe output is a few kilobytes; megabytes mean something is wrong with the file.
+        return stdout.length < 4 * 1024 * 1024;
+      },
+    },
+  );
+  if (result.code !== 0) throw new EngineError('unreadable_media', UNREADABLE);
+  let json: ProbeJson;
+  try {
+    json = JSON.parse(stdout) as ProbeJson;
+  } catch {
+    throw new EngineError('unreadable_media', UNREADABLE);
+  }
+  const streams = json.streams ?? [];
+  const formatName = json.format?.format_name;
+  if (formatName === undefined || streams.length === 0)
+    throw new EngineError('unreadable_media', UNREADABLE);
+
+  const audio = streams.filter((s) => s.codec_type === 'audio');
+  const video = streams.filter(
+    (s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1,
+  );
+  if (audio.length === 0) {
+    throw new EngineError(
+      'no_audio_stream',
+      video.length > 0
+        ? 'This video has no sound track. Record or export it with sound and upload it again.'
+        : 'This file has no audio in it. Upload a recording with sound.',
+    );
+  }
+  const durationSeconds =
+    positive(json.format?.duration) ??
+    Math.max(0, ...streams.map((s) => positive(s.duration) ?? 0));
+  const duration = durationSeconds > 0 ? durationSeconds : await measureDuration(file, opts.signal);
+  if (opts.maxDurationSeconds !== undefined && duration > opts.maxDurationSeconds) {
+    throw new EngineError(
+      'too_long',
+      `The recording is ${formatDuration(duration)} long; the limit is ${formatDuration(opts.maxDurationSeconds)}. ` +
+        'Trim it and upload the part you want to learn.',
+    );
+  }
+  const firstVideo = video[0];
+  const info: MediaInfo = {
+    durationSeconds: duration,
+    hasAudio: true,
+    hasVideo: video.length > 0,
+    formatName,
+    sizeBytes,
+  };
+  if (firstVideo?.width !== undefined && firstVideo.height !== undefined) {
+    info.width = firstVideo.width;
+    info.height = firstVideo.height;
+  }
+  return info;
+}
+
+/**
+ * Duration by reading every audio packet's timestamp, for containers that do not state it (WebM
+ * from a browser's MediaRecorder often does not). Demuxing only, so it is fast.
+ */
+async function measureDuration(file: string, signal: AbortSignal | undefined): Promise<number> {
+  let last = 0;
+  let pending = '';
+  const result = await runTool(
+    findFfprobe(),
+    [
+      '-v',
+      'error',
+      '-hide_banner',
+      ...inputArgs(file),
+      '-select_streams',
+      'a:0',
+      '-show_entries',
+      'packet=pts_time,duration_time',
+      '-of',
+      'csv=p=0',
+    ],
+    {
+      signal,
+      timeoutMs: DEFAULT_PROBE_TIMEOUT_MS * 3,
+      activity: 'Measuring the length of the file',
+      onStdout: (chunk) => {
+        const lines = (pending + chunk.toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const [pts, dur] = line.split(',').map(Number);
+          if (pts !== undefined && Number.isFinite(pts))
+            last = Math.max(last, pts + (Number.isFinite(dur) ? (dur ?? 0) : 0));
+        }
+        return true;
+      },
+    },
+  );
+  if (result.code !== 0 || last <= 0) throw new EngineError('unreadable_media', UNREADABLE);
+  return last;
+}
+
+function formatDuration(secondsTotal: number): string {
+  if (secondsTotal < 60) return `${Number(secondsTotal.toFixed(1))} seconds`;
+  const s = Math.round(secondsTotal);
+  const m = Math.floor(s / 60);
+  const rest = s % 60;
+  return rest === 0 ? `${m} minutes` : `${m} min ${rest} s`;
+}
+
+/** ffmpeg's "Duration: 00:01:02.50," line of the input, in seconds. */
+function declaredDuration(stderr: string): number | undefined {
+  const m = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(stderr);
+  if (m === null) return undefined;
+  return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
+/** Lines in which the demuxer or decoder reports damage (truncated files, corrupt packets). */
+const DAMAGE = /partial file|corrupt|invalid data|error while decoding|truncat/i;
+
+/**
+ * Decodes the first audio stream to mono float samples at SAMPLE_RATE (22050 Hz), channels
+ * averaged, values nominally in -1..1.
+ *
+ * @param opts.maxSeconds decode at most this many seconds from the start.
+ * @param opts.timeoutMs kill ffmpeg after this long (default 3 minutes).
+ * @throws EngineError empty_file, unreadable_media (also a truncated file: ffmpeg reports damage
+ *   and much less audio than the container declares), no_audio_stream, timeout, cancelled.
+ */
+export async function decodeAudio(
+  file: string,
+  opts: { signal?: AbortSignal; timeoutMs?: number; maxSeconds?: number } = {},
+): Promise<Float32Array> {
+  await checkFile(file);
+  const maxSeconds = Math.min(opts.maxSeconds ?? HARD_MAX_SECONDS, HARD_MAX_SECONDS);
+  const maxBytes = Math.ceil(maxSeconds * SAMPLE_RATE) * 4;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const result = await runTool(
+    findFfmpeg(),
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-nostats',
+      // info level: the input's declared duration is needed to recognise a truncated file.
+      '-v',
+      'info',
+      ...inputArgs(file),
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-sn',
+      '-dn',
+      '-ac',
+      '1',
+      '-ar',
+      String(SAMPLE_RATE),
+      '-t',
+      String(maxSeconds),
+      '-f',
+      'f32le',
+      'pipe:1',
+    ],
+    {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_DECODE_TIMEOUT_MS,
+      activity: 'Extracting the audio',
+      onStdout: (chunk) => {
+        const room = maxBytes - bytes;
+        if (room <= 0) return false;
+        const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+        chunks.push(part);
+        bytes += part.length;
+        return bytes < maxBytes;
+      },
+    },
+  );
+  if (result.code !== 0) {
+    if (/matches no streams|does not contain any stream/i.test(result.stderr)) {
+      throw new EngineError(
+        'no_audio_stream',
+        'This file has no sound track. Upload a recording with sound.',
+      );
+    }
+    throw new EngineError('unreadable_media', UNREADABLE);
+  }
+  const samples = Math.floor(bytes / 4);
+  if (samples === 0) throw new EngineError('unreadable_media', UNREADABLE);
+  const declared = declaredDuration(result.stderr);
+  const decodedSeconds = samples / SAMPLE_RATE;
+  if (declared !== undefined && DAMAGE.test(result.stderr)) {
+    const expected = Math.min(declared, maxSeconds);
+    if (decodedSeconds < 0.9 * expected - 0.25) {
+      throw new EngineError(
+        'unreadable_media',
+        `The file looks incomplete: only ${decodedSeconds.toFixed(1)} of its ${expected.toFixed(1)} seconds could be ` +
+          'read. Upload the complete recording again.',
+      );
+    }
+  }
+  const audio = new Float32Array(samples);
+  const bytesView = new Uint8Array(audio.buffer);
+  let offset = 0;
+  for (const chunk of chunks) {
+    const n = Math.min(chunk.length, samples * 4 - offset);
+    bytesView.set(chunk.subarray(0, n), offset);
+    offset += n;
+  }
+  return audio;
+}

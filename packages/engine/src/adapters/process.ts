@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { EngineError } from '../errors.js';
+
+/** How a child process ended. `stderr` holds at most the head and tail of what it wrote. */
+export interface ToolResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+export interface ToolOptions {
+  /** Kills the process (SIGKILL) when aborted; the promise rejects with EngineError 'cancelled'. */
+  signal?: AbortSignal | undefined;
+  /** Wall-clock limit in milliseconds; the promise rejects with EngineError 'timeout'. */
+  timeoutMs: number;
+  /** What the user is waiting for, used in the timeout message ("Reading the file"). */
+  activity: string;
+  /** Receives stdout chunks as they arrive; return false to stop reading and kill the process. */
+  onStdout?: (chunk: Buffer) => boolean;
+}
+
+/** Bytes of stderr kept from the start and from the end (a noisy decoder cannot exhaust memory). */
+const STDERR_HEAD = 16 * 1024;
+const STDERR_TAIL = 16 * 1024;
+
+/**
+ * Runs a binary without a shell (arguments are passed as a list, so no file name can inject a
+ * command), with a time limit and cancellation that kill the process, and bounded stderr.
+ */
+export function runTool(
+  binary: string,
+  args: readonly string[],
+  opts: ToolOptions,
+): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted === true) {
+      reject(cancelledError());
+      return;
+    }
+    const child = spawn(binary, args, {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    let head = '';
+    let tail = '';
+    let dropped = false;
+    let failure: EngineError | Error | undefined;
+    let stoppedByReader = false;
+
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => {
+      failure ??= new EngineError(
+        'timeout',
+        `${opts.activity} took longer than ${Math.round(opts.timeoutMs / 1000)} seconds and was stopped. ` +
+          'Try a shorter clip or a more common format such as MP4 or WAV.',
+      );
+      kill();
+    }, opts.timeoutMs);
+    const onAbort = () => {
+      failure ??= cancelledError();
+      kill();
+    };
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stoppedByReader || opts.onStdout === undefined) return;
+      if (!opts.onStdout(chunk)) {
+        stoppedByReader = true;
+        kill();
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => {
+      if (head.length < STDERR_HEAD) {
+        const room = STDERR_HEAD - head.length;
+        head += text.slice(0, room);
+        text = text.slice(room);
+      }
+      if (text.length > 0) {
+        tail += text;
+        if (tail.length > STDERR_TAIL) {
+          tail = tail.slice(tail.length - STDERR_TAIL);
+          dropped = true;
+        }
+      }
+    });
+    child.on('error', (err) => {
+      failure ??= new Error(`Could not start ${binary}: ${err.message}`);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      if (failure !== undefined) {
+        reject(failure);
+        return;
+      }
+      const stderr = dropped ? `${head}\n[...]\n${tail}` : head + tail;
+      resolve({
+        code: stoppedByReader ? 0 : code,
+        signal: stoppedByReader ? null : signal,
+        stderr,
+      });
+    });
+  });
+}
+
+function cancelledError(): EngineError {
+  return new EngineError('cancelled', 'The transcription was cancelled.');
+}
