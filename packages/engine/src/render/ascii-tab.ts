@@ -105,7 +105,11 @@ export function renderAsciiTab(
       name = chords[chordIndex]?.chord ?? '';
       chordIndex += 1;
     }
-    chordRow = chordRow.padEnd(rows[0]?.length ?? 0) + name;
+    if (name !== '') {
+      // Names never run into each other: at least one space after the previous name.
+      const at = Math.max(rows[0]?.length ?? 0, chordRow === '' ? 0 : chordRow.length + 1);
+      chordRow = chordRow.padEnd(at) + name;
+    }
     rows = rows.map((row, i) => row + '-' + (cells[i] ?? '').padEnd(cellWidth - 1, '-'));
   });
   flush();

@@ -1,0 +1,18 @@
+/** The engine's public surface for the server and the worker. */
+export { findFfmpeg, findFfprobe } from './adapters/binaries.js';
+export { decodeAudio, probeMedia } from './adapters/media.js';
+export type { MediaInfo } from './adapters/media.js';
+export { loadModel } from './adapters/model.js';
+export { EngineError } from './errors.js';
+export type { EngineErrorCode } from './errors.js';
+export { ENGINE_VERSION, guitarSetup, transcribe, transcribeAudio } from './pipeline.js';
+export { ENGINE_STAGES } from './pipeline-types.js';
+export type {
+  EngineStage,
+  Progress,
+  ProgressListener,
+  ResultsFile,
+  TranscribeOptions,
+  Transcription,
+} from './pipeline-types.js';
+export { renderAsciiTab } from './render/ascii-tab.js';
