@@ -70,37 +70,96 @@ export function chordText(name: ChordName, flats: boolean): string {
   return name.bass === name.root ? root : `${root}/${names[name.bass] ?? 'C'}`;
 }
 
+/** Analysis hop and window (seconds): a chord is judged over what rang around each step. */
+const HOP_SECONDS = 0.125;
+const WINDOW_BEFORE = 0.125;
+const WINDOW_AFTER = 0.375;
+/** A pitch class counts when it sounds at least this share of the strongest one's time. */
+const MIN_SHARE = 0.3;
+
+/** Pitches that shape the harmony in a window: weighted by how long they sound in it. */
+function windowPitches(notes: readonly SoundingNote[], from: number, to: number): number[] {
+  const weight = new Array<number>(12).fill(0);
+  const lowest = new Map<number, number>();
+  for (const n of notes) {
+    const overlap = Math.min(n.endTime, to) - Math.max(n.time, from);
+    if (overlap <= 0) continue;
+    const c = pc(n.pitch);
+    weight[c] = (weight[c] ?? 0) + overlap;
+    lowest.set(c, Math.min(lowest.get(c) ?? Infinity, n.pitch));
+  }
+  const max = Math.max(...weight);
+  if (max <= 0) return [];
+  const out: number[] = [];
+  weight.forEach((w, c) => {
+    const p = lowest.get(c);
+    if (w >= MIN_SHARE * max && p !== undefined) out.push(p);
+  });
+  return out;
+}
+
 /**
- * Chord events over a clip: the timeline is cut at every note start and end; where three or more
- * pitch classes sound together the span gets a chord name; unchanged neighbours are merged and
- * no event is shorter than MIN_CHORD_SECONDS (0.05 s). Spelling follows the clip's key.
+ * Chord events over a clip: at every 1/8 s the pitch classes that rang in the surrounding half
+ * second (arpeggios included, passing tones below 30% of the strongest left out) are named;
+ * where fewer than three pitch classes sound there is no chord. Unchanged neighbours are merged
+ * and no event is shorter than MIN_CHORD_SECONDS (0.05 s). Spelling follows the clip's key.
  */
 export function detectChords(notes: readonly SoundingNote[]): ChordEvent[] {
   if (notes.length === 0) return [];
   const flats = keyUsesFlats(estimateKey(notes));
-  const cuts = [...new Set(notes.flatMap((n) => [n.time, n.endTime]))].sort((a, b) => a - b);
+  const start = Math.min(...notes.map((n) => n.time));
+  const end = Math.max(...notes.map((n) => n.endTime));
   const spans: ChordEvent[] = [];
-  for (let i = 0; i + 1 < cuts.length; i += 1) {
-    const start = cuts[i] ?? 0;
-    const end = cuts[i + 1] ?? start;
-    if (end - start <= 0) continue;
-    const mid = (start + end) / 2;
-    const sounding = notes.filter((n) => n.time <= mid && n.endTime > mid).map((n) => n.pitch);
-    const name = nameChord(sounding);
+  for (let t = start; t < end; t += HOP_SECONDS) {
+    const stepEnd = Math.min(end, t + HOP_SECONDS);
+    const sounding = notes.some((n) => n.time < stepEnd && n.endTime > t);
+    const name = sounding
+      ? nameChord(windowPitches(notes, t - WINDOW_BEFORE, t + WINDOW_AFTER))
+      : null;
     if (!name) continue;
     const chord = chordText(name, flats);
     const last = spans.at(-1);
-    if (last?.chord === chord && start - last.end_time < 0.1) last.end_time = end;
-    else spans.push({ time: start, end_time: end, chord, event_type: 'chord' });
+    if (last?.chord === chord && t - last.end_time < 1e-6) last.end_time = stepEnd;
+    else spans.push({ time: t, end_time: stepEnd, chord, event_type: 'chord' });
   }
-  // Drop slivers, then merge neighbours that became equal.
+  // A change that lasts under two steps is the window crossing a chord change, not a chord of
+  // its own: the previous chord holds on. Slivers are dropped.
   const out: ChordEvent[] = [];
   for (const span of spans) {
     if (span.end_time - span.time < MIN_CHORD_SECONDS) continue;
+    const previous = out.at(-1);
+    if (
+      previous &&
+      span.end_time - span.time < 2 * HOP_SECONDS - 1e-6 &&
+      span.time - previous.end_time < 1e-6 &&
+      span !== spans.at(-1)
+    ) {
+      previous.end_time = span.end_time;
+      continue;
+    }
     const last = out.at(-1);
-    if (last?.chord === span.chord && span.time - last.end_time < 0.25) {
+    if (last?.chord === span.chord && span.time - last.end_time < 0.3) {
       last.end_time = span.end_time;
     } else out.push({ ...span });
+  }
+  // Chord changes land on the note onset nearest the step where the name changed.
+  const onsets = notes.map((n) => n.time);
+  for (let i = 1; i < out.length; i += 1) {
+    const event = out[i];
+    const previous = out[i - 1];
+    if (!event || !previous) continue;
+    let best = event.time;
+    let distance = HOP_SECONDS * 1.5;
+    for (const t of onsets) {
+      if (Math.abs(t - event.time) < distance) {
+        distance = Math.abs(t - event.time);
+        best = t;
+      }
+    }
+    if (best > previous.time + MIN_CHORD_SECONDS && best < event.end_time - MIN_CHORD_SECONDS) {
+      if (previous.end_time >= event.time - 1e-6) previous.end_time = best;
+      event.time = best;
+    }
   }
   return out;
 }
