@@ -14,7 +14,7 @@ import type {
 import { assignTab } from './tab/assign.js';
 import { detectTechniques } from './techniques/detect.js';
 import type { GuitarSetup } from './types.js';
-import { SAMPLE_RATE } from './units.js';
+import { FRAME_RATE, SAMPLE_RATE } from './units.js';
 
 export const ENGINE_VERSION = '1.0.0';
 
@@ -112,7 +112,12 @@ export async function transcribeAudio(
         report('transcribing', fraction);
       });
   throwIfAborted(signal);
-  const detected = output ? extractNotes(output, defaultNoteOptions(setup, config)) : [];
+  // A note that starts closer to the end of the audio than the minimum note length cannot be
+  // heard whole: at the edge the model sees the sound stop, not a new note.
+  const lastStart = duration - config.minimum_note_length / FRAME_RATE;
+  const detected = output
+    ? extractNotes(output, defaultNoteOptions(setup, config)).filter((n) => n.time < lastStart)
+    : [];
 
   report('assigning_tabs');
   const tab = assignTab(detected, setup);

@@ -27,6 +27,12 @@ export const TECHNIQUE_THRESHOLDS = {
   slideGlideSemitones: 0.5,
 } as const;
 
+/** Largest interval (frets) of a hammer-on or pull-off: one hand's reach. */
+const MAX_LEGATO_FRETS = 5;
+
+/** Frames (about 70 ms) at a note's end that never count as a bend. */
+const TAIL_FRAMES = 6;
+
 const clampPoint = (v: number) => Math.min(PITCH_POINT_MAX, Math.max(PITCH_POINT_MIN, v));
 
 /** Moving average over `radius` frames each side. */
@@ -42,6 +48,30 @@ function smooth(values: readonly number[], radius: number): number[] {
   });
 }
 
+/** Running median over `radius` frames each side: drops the contour's one-frame jumps. */
+export function median(values: readonly number[], radius: number): number[] {
+  return values.map((_, i) => {
+    const window = values.slice(Math.max(0, i - radius), i + radius + 1);
+    const sorted = [...window].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  });
+}
+
+/**
+ * A note's contour relative to its own settled pitch (the median of its first ~120 ms), after a
+ * 3-frame median: the model's contour carries a constant tuning offset per recording and
+ * single-frame jumps to a neighbouring note's partials; neither is a bend.
+ */
+export function relativeContour(bend: readonly number[]): number[] {
+  if (bend.length === 0) return [];
+  const clean = median(bend, 1);
+  const head = [...clean.slice(0, Math.max(3, Math.round(FRAME_RATE * 0.12)))].sort(
+    (a, b) => a - b,
+  );
+  const base = head[Math.floor(head.length / 2)] ?? 0;
+  return clean.map((v) => v - base);
+}
+
 /**
  * The note's pitch curve in the spec's units: one point per analysis hop
  * (points = floor(duration * 22050 / 256) + 1), 1 = unbent, +3 per semitone, clamped -8..10.
@@ -49,10 +79,11 @@ function smooth(values: readonly number[], radius: number): number[] {
  */
 export function pitchArr(note: TabNote): number[] {
   if (note.bend.length === 0) return [1, 1];
+  const contour = relativeContour(note.bend);
   const points = Math.floor((note.endTime - note.time) * FRAME_RATE) + 1;
   const out: number[] = [];
   for (let i = 0; i < Math.max(2, points); i += 1) {
-    const semis = note.bend[Math.min(i, note.bend.length - 1)] ?? 0;
+    const semis = contour[Math.min(i, contour.length - 1)] ?? 0;
     out.push(clampPoint(Math.round((1 + PITCH_STEPS_PER_FRET * semis) * 100) / 100));
   }
   return out;
@@ -63,12 +94,14 @@ export function findBend(
   bend: readonly number[],
   fret: number,
 ): { to: number; release: number | null } | null {
-  if (bend.length < 4) return null;
-  const curve = smooth(bend, 2);
-  const start = Math.min(...curve.slice(0, 3));
+  if (bend.length < TAIL_FRAMES + 4) return null;
+  // A bend is held: a 7-frame (80 ms) median keeps it and removes glitches shorter than that.
+  const curve = median(relativeContour(bend), 3);
+  const start = 0;
   let peak = 0;
   let peakAt = 0;
-  curve.forEach((v, i) => {
+  // The last frames of a note are its decay, where the next note's partials take the contour.
+  curve.slice(0, curve.length - TAIL_FRAMES).forEach((v, i) => {
     if (v - start > peak) {
       peak = v - start;
       peakAt = i;
@@ -84,9 +117,10 @@ export function findBend(
 export function findVibrato(bend: readonly number[]): '' | 'small' | 'big' {
   const seconds = bend.length / FRAME_RATE;
   if (seconds < TECHNIQUE_THRESHOLDS.vibratoMinSeconds) return '';
-  // Remove the slow trend (a bend, drift) so only the wobble remains.
-  const trend = smooth(bend, Math.round(FRAME_RATE / 8));
-  const wobble = bend.map((v, i) => v - (trend[i] ?? 0));
+  // Remove glitches, then the slow trend (a bend, drift), so only the wobble remains.
+  const clean = median(bend, 1);
+  const trend = smooth(clean, Math.round(FRAME_RATE / 8));
+  const wobble = clean.map((v, i) => v - (trend[i] ?? 0));
   const body = wobble.slice(3, Math.max(3, wobble.length - 3));
   if (body.length < 8) return '';
   let crossings = 0;
@@ -166,7 +200,7 @@ export function detectTechniques(
     if (gap > TECHNIQUE_THRESHOLDS.legatoGapSeconds || gap < -0.1) return;
     if (note.fret === prev.fret || prevEvent.trailing_slide) return;
     const direction = Math.sign(note.fret - prev.fret);
-    const tail = prev.bend.slice(-4);
+    const tail = median(prev.bend, 1).slice(-5);
     const glide = (tail.at(-1) ?? 0) - (tail[0] ?? 0);
     if (direction * glide >= TECHNIQUE_THRESHOLDS.slideGlideSemitones) {
       // The rise at the end of the note carried it to the next fret: a slide, not a bend.
@@ -174,7 +208,11 @@ export function detectTechniques(
       prevEvent.release_to_fret = null;
       prevEvent.trailing_slide = true;
       event.leading_slide = true;
-    } else if (prevEvent.bend_to_fret !== null) {
+    } else if (
+      prevEvent.bend_to_fret !== null ||
+      Math.abs(note.fret - prev.fret) > MAX_LEGATO_FRETS
+    ) {
+      // A fretting hand hammers or pulls within its reach only.
       return;
     } else if (direction > 0) {
       prevEvent.trailing_hammer_on = true;
