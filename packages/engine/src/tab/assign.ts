@@ -1,255 +1,290 @@
 import type { DetectedNote, GuitarSetup, TabNote } from '../types.js';
 import { fret as toFret, stringNumber } from '../units.js';
+import {
+  HAND_BOX,
+  MAX_STRETCH,
+  TAB_WEIGHTS,
+  fingeringsOf,
+  handPositions,
+  positionCost,
+  positionsOf,
+  type Fingering,
+} from './fingering.js';
+import { groupNotes, type NoteGroup } from './groups.js';
 
+/** At most this many fingerings per group are searched (the cheapest shapes). */
+const MAX_FINGERINGS = 48;
 /**
- * Weights of the path cost, in "frets of hand movement" so they compare. Chosen on general
- * playing grounds (a shift of the hand costs more than reaching up the neck; a stretch beyond
- * four frets is hard; open strings are cheap to play but break a hand position when the
- * fretted notes around them sit high), not fitted to any recording.
+ * A note counts as still sounding at the next onset when it lasts this much beyond it; shorter
+ * overlaps are the release of a note the player already let go.
  */
-export const TAB_WEIGHTS = {
-  /** Per fret of hand-position shift between consecutive groups. */
-  shift: 1.0,
-  /** Extra cost when the hand moves at all (a shift is one decision, however small). */
-  shiftStart: 0.5,
-  /** Per fret of height of the hand position (higher positions are a little harder). */
-  height: 0.03,
-  /**
-   * Per string above the A string carrying a chord's bass note: guitarists voice
-   * a chord with its lowest note on the bass strings when the shape allows it.
-   */
-  bassString: 0.3,
-  /** Per fret of span beyond a comfortable four-fret box. */
-  stretch: 3.0,
-  /** Span beyond which a fingering is not playable at all (frets, fretted notes only). */
-  maxSpan: 5,
-  /** Per string of movement of a single-note line between consecutive notes. */
-  stringChange: 0.25,
-  /** An open string played while the hand is up the neck (per fret of hand height, capped). */
-  openAwayFromNut: 0.05,
-  /** A new note on a string still ringing an earlier note that has not ended. */
-  cutRinging: 1.5,
-} as const;
+const RING_OVERLAP = 0.06;
+/**
+ * Onset activation below which a note had no pluck of its own: the notes stage keeps such a
+ * note only as a legato continuation, below 0.6 x its 0.7 onset threshold.
+ */
+export const LEGATO_ONSET = 0.42;
+/** A legato note continues the string's previous note: it stopped within this many seconds. */
+const LEGATO_GAP = 0.06;
+/** Largest interval (semitones) a hammer-on, pull-off or slide covers on one string. */
+const LEGATO_INTERVAL = 12;
 
-/** Onsets within this many seconds are one group (a strum spreads its notes over ~30 ms). */
-const GROUP_WINDOW = 0.035;
-/** At most this many fingerings are kept per group (the cheapest by their own cost). */
-const MAX_CANDIDATES = 60;
-
-interface Fingering {
-  /** String of each note of the group, in the group's order. */
-  strings: number[];
-  frets: number[];
-  /** Hand position: lowest fretted note, or null when every note is open. */
-  position: number | null;
-  own: number;
+/** Why notes were left out of the tab; every count is a number of notes. */
+export interface DroppedNotes {
+  /** A time or pitch that is not a finite number, or an end before the start. */
+  invalid: number;
+  /** No string reaches the pitch with this tuning, capo and fret count. */
+  outOfRange: number;
+  /** More than six notes struck together: the weakest beyond six. */
+  overSixStrings: number;
+  /** No one-hand fingering plays the whole group: its weakest notes, until one does. */
+  unplayable: number;
 }
 
-/** Open pitch of string s (1 = high e) with the capo. */
-function openPitch(setup: GuitarSetup, s: number): number {
-  return (setup.tuning[6 - s] ?? 0) + setup.capo;
+/** The tab of a clip and the notes that could not be placed. */
+export interface TabAssignment {
+  /** Every placed note, sorted by time then from the low string up; frets 0..setup.frets. */
+  notes: TabNote[];
+  dropped: DroppedNotes;
 }
 
-/** Where a pitch can be played: [string, fret] pairs within 0..setup.frets. */
-export function positionsOf(pitch: number, setup: GuitarSetup): [number, number][] {
-  const out: [number, number][] = [];
-  for (let s = 1; s <= 6; s += 1) {
-    const f = pitch - openPitch(setup, s);
-    if (f >= 0 && f <= setup.frets) out.push([s, f]);
-  }
-  return out;
+/** One Viterbi state: a fingering of the group held with the index finger at `position`. */
+interface State {
+  fingering: Fingering;
+  position: number;
+  /** Cost of the shape and of holding it at this position. */
+  local: number;
 }
 
-function ownCost(
-  strings: number[],
-  frets: number[],
-  pitches: number[],
-): { cost: number; position: number | null } | null {
-  let bass = 0;
-  if (pitches.length > 1) {
-    const lowest = pitches.indexOf(Math.min(...pitches));
-    bass = TAB_WEIGHTS.bassString * Math.max(0, 5 - (strings[lowest] ?? 6));
-  }
-  const fretted = frets.filter((f) => f > 0);
-  if (fretted.length === 0) return { cost: bass, position: null };
-  const low = Math.min(...fretted);
-  const span = Math.max(...fretted) - low;
-  if (span > TAB_WEIGHTS.maxSpan) return null;
-  const opens = frets.length - fretted.length;
-  let cost = bass + TAB_WEIGHTS.height * low + TAB_WEIGHTS.stretch * Math.max(0, span - 3);
-  cost += opens * TAB_WEIGHTS.openAwayFromNut * Math.min(low, 12);
-  return { cost, position: low };
+/** The last note placed on each string along a path (index 1..6), to keep ringing notes whole. */
+interface Strings {
+  end: Float64Array;
+  pitch: Float64Array;
+  fret: Float64Array;
 }
 
-/** Every playable fingering of a group (one note per string), cheapest first. */
-function fingerings(pitches: number[], setup: GuitarSetup): Fingering[] {
-  const options = pitches.map((p) => positionsOf(p, setup));
-  const out: Fingering[] = [];
-  const strings: number[] = [];
-  const frets: number[] = [];
-  const used = new Set<number>();
-  const walk = (i: number) => {
-    if (out.length > 5000) return;
-    if (i === pitches.length) {
-      const own = ownCost(strings, frets, pitches);
-      if (own) {
-        out.push({
-          strings: [...strings],
-          frets: [...frets],
-          position: own.position,
-          own: own.cost,
+const emptyStrings = (): Strings => ({
+  end: new Float64Array(7).fill(-Infinity),
+  pitch: new Float64Array(7).fill(-1),
+  fret: new Float64Array(7).fill(-1),
+});
+
+function statesOf(options: Fingering[], setup: GuitarSetup): State[] {
+  const states: State[] = [];
+  for (const fingering of options) {
+    if (fingering.low === null) {
+      // An all-open group holds no fret: the hand may be anywhere, usually where it was.
+      for (let position = 1; position <= Math.max(1, setup.frets - HAND_BOX + 1); position += 1) {
+        states.push({
+          fingering,
+          position,
+          local: fingering.own + positionCost(fingering, position),
         });
       }
-      return;
+      continue;
     }
-    for (const [s, f] of options[i] ?? []) {
-      if (used.has(s)) continue;
-      used.add(s);
-      strings.push(s);
-      frets.push(f);
-      walk(i + 1);
-      used.delete(s);
-      strings.pop();
-      frets.pop();
-    }
-  };
-  walk(0);
-  return out.sort((a, b) => a.own - b.own).slice(0, MAX_CANDIDATES);
-}
-
-interface Group {
-  notes: DetectedNote[];
-  time: number;
-}
-
-function groupNotes(notes: readonly DetectedNote[]): Group[] {
-  const sorted = [...notes].sort((a, b) => a.time - b.time || a.pitch - b.pitch);
-  const groups: Group[] = [];
-  for (const note of sorted) {
-    const last = groups.at(-1);
-    if (last && note.time - last.time <= GROUP_WINDOW && last.notes.length < 6) {
-      // Two notes of one pitch in one group cannot both be played: keep the stronger.
-      const same = last.notes.findIndex((n) => n.pitch === note.pitch);
-      if (same >= 0) {
-        if ((last.notes[same]?.amplitude ?? 0) < note.amplitude) last.notes[same] = note;
-      } else last.notes.push(note);
-    } else {
-      groups.push({ notes: [note], time: note.time });
+    for (const { position, cost } of handPositions(fingering, setup)) {
+      states.push({ fingering, position, local: fingering.own + cost });
     }
   }
-  return groups;
+  return states;
 }
 
-function transition(
-  prev: Fingering,
-  prevGroup: Group,
-  next: Fingering,
-  nextGroup: Group,
-  lastPosition: number | null,
+/** Cost of moving from one state to the next: hand shift, string changes, cutting ringing notes. */
+function transitionCost(
+  from: State,
+  ringing: Strings,
+  to: State,
+  group: NoteGroup,
+  previousGroup: NoteGroup,
 ): number {
   let cost = 0;
-  const from = prev.position ?? lastPosition;
-  if (from !== null && next.position !== null && from !== next.position) {
-    cost += TAB_WEIGHTS.shiftStart + TAB_WEIGHTS.shift * Math.abs(next.position - from);
+  if (from.position !== to.position) {
+    cost +=
+      TAB_WEIGHTS.shiftStart +
+      TAB_WEIGHTS.shift * Math.abs(to.position - from.position) +
+      TAB_WEIGHTS.height * (to.position - 1);
   }
-  if (prev.strings.length === 1 && next.strings.length === 1) {
-    cost += TAB_WEIGHTS.stringChange * Math.abs((prev.strings[0] ?? 0) - (next.strings[0] ?? 0));
+  if (group.notes.length === 1 && previousGroup.notes.length === 1) {
+    const a = from.fingering.strings[0] ?? 0;
+    const b = to.fingering.strings[0] ?? 0;
+    cost += TAB_WEIGHTS.stringChange * Math.abs(a - b);
   }
-  // A note of the previous group still ringing well past the new onset wants its string kept.
-  prevGroup.notes.forEach((note, i) => {
-    const s = prev.strings[i];
-    if (note.endTime - nextGroup.time > 0.08 && next.strings.includes(s ?? -1)) {
-      cost += TAB_WEIGHTS.cutRinging;
-    }
+  const { strings } = to.fingering;
+  strings.forEach((s, k) => {
+    const note = group.notes[k];
+    if (!note || note.onset >= LEGATO_ONSET) return;
+    const end = ringing.end[s] ?? -Infinity;
+    const interval = Math.abs(note.pitch - (ringing.pitch[s] ?? -100));
+    const continues =
+      Math.abs(end - note.time) <= LEGATO_GAP && interval >= 1 && interval <= LEGATO_INTERVAL;
+    if (!continues) cost += TAB_WEIGHTS.legatoElsewhere;
   });
+  const limit = group.time + RING_OVERLAP;
+  for (let s = 1; s <= 6; s += 1) {
+    if ((ringing.end[s] ?? -Infinity) <= limit) continue;
+    const pitch = ringing.pitch[s] ?? -1;
+    const k = strings.indexOf(s);
+    if (k >= 0) {
+      if (group.notes[k]?.pitch !== pitch) cost += TAB_WEIGHTS.cutRinging;
+    } else {
+      const held = ringing.fret[s] ?? 0;
+      const reach = held > 0 && to.fingering.low !== null;
+      if (
+        reach &&
+        (held < to.position - MAX_STRETCH || held > to.position + HAND_BOX - 1 + MAX_STRETCH)
+      ) {
+        cost += TAB_WEIGHTS.cutRinging;
+      }
+      // The same pitch struck again while it rings belongs on the string that rings it.
+      if (group.notes.some((n) => n.pitch === pitch)) cost += TAB_WEIGHTS.repeatMoved;
+    }
+  }
   return cost;
 }
 
+function place(ringing: Strings, state: State, group: NoteGroup): Strings {
+  const next: Strings = {
+    end: Float64Array.from(ringing.end),
+    pitch: Float64Array.from(ringing.pitch),
+    fret: Float64Array.from(ringing.fret),
+  };
+  state.fingering.strings.forEach((s, k) => {
+    const note = group.notes[k];
+    if (!note) return;
+    next.end[s] = note.endTime;
+    next.pitch[s] = note.pitch;
+    next.fret[s] = state.fingering.frets[k] ?? 0;
+  });
+  return next;
+}
+
 /**
- * Chooses string and fret for every note by optimising the whole clip (Viterbi over the
- * fingerings of each group of simultaneous notes): the path cost weighs hand-position shifts,
- * fret height, stretch beyond a four-fret box, string changes in single-note lines, open strings
- * away from the nut and cutting a ringing string. Notes no string can reach with the tuning,
- * capo and fret count are dropped. Pure; deterministic.
+ * Chooses string and fret for every note by optimising the whole clip. Notes struck together
+ * (see groupNotes) form a group; each group has candidate fingerings (one note per
+ * string, a shape one hand can hold) held at candidate hand positions; a Viterbi search finds
+ * the cheapest path, weighing hand shifts, fret height, stretches, voicing, string changes, open
+ * strings up the neck and notes still sounding that a choice would cut (TAB_WEIGHTS).
+ * Ringing notes are followed along each state's best path, the usual approximation that keeps
+ * the search linear in the clip's length.
+ *
+ * Notes no string reaches (tuning, capo, frets 0..setup.frets relative to the capo) are dropped,
+ * never written with an invalid fret; so are the weakest of more than six simultaneous notes and
+ * of a group no hand can hold. Pure and deterministic.
  */
-export function assignTab(notes: readonly DetectedNote[], setup: GuitarSetup): TabNote[] {
-  const playable = notes.filter((n) => positionsOf(n.pitch, setup).length > 0);
-  const groups = groupNotes(playable);
-  const layers: { options: Fingering[]; group: Group }[] = [];
-  for (const group of groups) {
-    let options = fingerings(
+export function assignTabWithReport(
+  notes: readonly DetectedNote[],
+  setup: GuitarSetup,
+): TabAssignment {
+  const valid = notes.filter(
+    (n) =>
+      Number.isFinite(n.time) &&
+      Number.isFinite(n.endTime) &&
+      Number.isFinite(n.pitch) &&
+      n.endTime >= n.time,
+  );
+  const playable = valid.filter((n) => positionsOf(n.pitch, setup).length > 0);
+  const dropped: DroppedNotes = {
+    invalid: notes.length - valid.length,
+    outOfRange: valid.length - playable.length,
+    overSixStrings: 0,
+    unplayable: 0,
+  };
+  const grouped = groupNotes(playable);
+  dropped.overSixStrings = grouped.dropped.length;
+
+  const layers: { group: NoteGroup; options: Fingering[] }[] = [];
+  for (const group of grouped.groups) {
+    let options = fingeringsOf(
       group.notes.map((n) => n.pitch),
       setup,
+      MAX_FINGERINGS,
     );
-    // No fingering plays them all (too wide): drop the weakest note until one does.
     while (options.length === 0 && group.notes.length > 1) {
-      const weakest = group.notes.reduce(
-        (w, n, i, all) => (n.amplitude < (all[w]?.amplitude ?? Infinity) ? i : w),
-        0,
-      );
+      let weakest = 0;
+      group.notes.forEach((n, i) => {
+        if (n.amplitude < (group.notes[weakest]?.amplitude ?? Infinity)) weakest = i;
+      });
       group.notes.splice(weakest, 1);
-      options = fingerings(
+      dropped.unplayable += 1;
+      options = fingeringsOf(
         group.notes.map((n) => n.pitch),
         setup,
+        MAX_FINGERINGS,
       );
     }
-    if (options.length > 0) layers.push({ options, group });
+    if (options.length > 0) layers.push({ group, options });
   }
-  if (layers.length === 0) return [];
+  if (layers.length === 0) return { notes: [], dropped };
 
-  // Viterbi: best[i][k] = cheapest path ending in option k of layer i.
-  const best: number[][] = [];
+  // Viterbi over the layers; each state keeps its best predecessor and that path's strings.
+  const states: State[][] = [];
   const back: number[][] = [];
-  const hand: (number | null)[][] = [];
+  let best: number[] = [];
+  let ringing: Strings[] = [];
   layers.forEach((layer, i) => {
-    if (i === 0) {
-      best.push(layer.options.map((o) => o.own));
-      back.push(layer.options.map(() => -1));
-      hand.push(layer.options.map((o) => o.position));
-      return;
-    }
+    const layerStates = statesOf(layer.options, setup);
+    const prevStates = states[i - 1];
     const prevLayer = layers[i - 1];
-    const prevBest = best[i - 1] ?? [];
-    const prevHand = hand[i - 1] ?? [];
-    const row: number[] = [];
-    const from: number[] = [];
-    const handRow: (number | null)[] = [];
-    for (const option of layer.options) {
-      let min = Infinity;
-      let arg = 0;
-      prevLayer?.options.forEach((prev, j) => {
-        const c =
-          (prevBest[j] ?? Infinity) +
-          transition(prev, prevLayer.group, option, layer.group, prevHand[j] ?? null);
-        if (c < min) {
-          min = c;
-          arg = j;
-        }
-      });
-      row.push(min + option.own);
-      from.push(arg);
-      handRow.push(option.position ?? prevHand[arg] ?? null);
+    const nextBest: number[] = [];
+    const nextBack: number[] = [];
+    const nextRinging: Strings[] = [];
+    for (const state of layerStates) {
+      // The first group places the hand: it pays for the height of its position.
+      let min = TAB_WEIGHTS.height * (state.position - 1);
+      let arg = -1;
+      if (prevStates && prevLayer) {
+        min = Infinity;
+        prevStates.forEach((prev, j) => {
+          const strings = ringing[j];
+          if (!strings) return;
+          const c =
+            (best[j] ?? Infinity) +
+            transitionCost(prev, strings, state, layer.group, prevLayer.group);
+          if (c < min) {
+            min = c;
+            arg = j;
+          }
+        });
+      }
+      nextBest.push(min + state.local);
+      nextBack.push(arg);
+      nextRinging.push(place(ringing[arg] ?? emptyStrings(), state, layer.group));
     }
-    best.push(row);
-    back.push(from);
-    hand.push(handRow);
+    states.push(layerStates);
+    back.push(nextBack);
+    best = nextBest;
+    ringing = nextRinging;
   });
 
-  const last = best.length - 1;
-  let k = (best[last] ?? []).reduce((b, c, i, all) => (c < (all[b] ?? Infinity) ? i : b), 0);
+  let k = 0;
+  best.forEach((c, i) => {
+    if (c < (best[k] ?? Infinity)) k = i;
+  });
   const out: TabNote[] = [];
-  for (let i = last; i >= 0; i -= 1) {
+  for (let i = layers.length - 1; i >= 0 && k >= 0; i -= 1) {
+    const state = states[i]?.[k];
     const layer = layers[i];
-    const option = layer?.options[k];
-    if (!layer || !option) break;
+    if (!state || !layer) break;
     layer.group.notes.forEach((note, n) => {
       out.push({
         ...note,
-        string: stringNumber(option.strings[n] ?? 1),
-        fret: toFret(option.frets[n] ?? 0),
+        string: stringNumber(state.fingering.strings[n] ?? 1),
+        fret: toFret(state.fingering.frets[n] ?? 0),
       });
     });
-    k = back[i]?.[k] ?? 0;
+    k = back[i]?.[k] ?? -1;
   }
-  return out.sort((a, b) => a.time - b.time || b.string - a.string);
+  out.sort((a, b) => a.time - b.time || b.string - a.string);
+  return { notes: out, dropped };
 }
+
+/**
+ * String and fret for every playable note, optimised over the whole clip (see
+ * assignTabWithReport, which also counts the notes left out). Pure and deterministic.
+ */
+export function assignTab(notes: readonly DetectedNote[], setup: GuitarSetup): TabNote[] {
+  return assignTabWithReport(notes, setup).notes;
+}
+
+export { positionsOf };

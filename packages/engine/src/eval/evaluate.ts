@@ -1,0 +1,191 @@
+import type { NoteEvent, UploadConfig } from '@riffscribe/core';
+import { detectChords, detectKey } from '../harmony/index.js';
+import { guitarSetup, transcribeAudio } from '../pipeline.js';
+import type { Transcription } from '../pipeline-types.js';
+import { assignTabWithReport, type DroppedNotes } from '../tab/assign.js';
+import { SAMPLE_RATE, midi, seconds } from '../units.js';
+import {
+  chordAccuracy,
+  fingeringAccuracy,
+  keysAgree,
+  noteScores,
+  tabScores,
+  type ChordAccuracy,
+  type ChordSpan,
+  type FingeringAccuracy,
+  type PlacedNote,
+  type Scores,
+  type TechniqueCounts,
+} from './metrics.js';
+
+/**
+ * Scores of one clip: the whole pipeline on its audio against the truth, and the fingering,
+ * chord and key stages fed the true notes.
+ */
+
+/** Per-technique scores of predicted notes against true ones (eval/corpus/technique-metrics). */
+export type TechniqueScorer = (
+  truth: NoteEvent[],
+  predicted: NoteEvent[],
+  setup: { tuning: readonly number[]; capo: number },
+) => Record<string, TechniqueCounts>;
+
+/** What the truth of one clip holds. */
+export interface ClipTruth {
+  name: string;
+  source: 'dataset' | 'corpus';
+  audio: Float32Array;
+  config: UploadConfig;
+  /** Pitched true notes with their strings and frets (dead notes left out). */
+  notes: PlacedNote[];
+  /** The true notes as events with technique flags (the corpus), for per-technique scores. */
+  noteEvents: NoteEvent[] | null;
+  /** True chords (GuitarSet: as performed), or null when the truth has none. */
+  chords: ChordSpan[] | null;
+  /** A second chord reference (GuitarSet: the lead sheet), reported alongside. */
+  leadSheetChords: ChordSpan[] | null;
+  key: string | null;
+}
+
+/** Root+quality, root+third and root-only chord accuracy, time-weighted. */
+export interface ChordScores {
+  quality: ChordAccuracy;
+  majmin: ChordAccuracy;
+  root: ChordAccuracy;
+}
+
+export interface ClipResult {
+  name: string;
+  source: 'dataset' | 'corpus';
+  durationSeconds: number;
+  runSeconds: number;
+  note: Scores;
+  noteWithOffsets: Scores;
+  tab: Scores;
+  /** String/fret accuracy with the true pitches and times given to the tab stage. */
+  fingering: FingeringAccuracy;
+  fingeringDropped: DroppedNotes;
+  chords: {
+    pipeline: ChordScores;
+    trueNotes: ChordScores;
+    leadSheetPipeline: ChordScores | null;
+    leadSheetTrueNotes: ChordScores | null;
+  } | null;
+  key: {
+    truth: string | null;
+    pipeline: string;
+    pipelineCorrect: boolean | null;
+    trueNotes: string;
+    trueNotesCorrect: boolean | null;
+  };
+  techniques: Record<string, TechniqueCounts> | null;
+}
+
+function chordScores(reference: readonly ChordSpan[], estimate: readonly ChordSpan[]): ChordScores {
+  return {
+    quality: chordAccuracy(reference, estimate, 'quality'),
+    majmin: chordAccuracy(reference, estimate, 'majmin'),
+    root: chordAccuracy(reference, estimate, 'root'),
+  };
+}
+
+/** The pitched notes of a transcription, placed (pitch from tuning, capo, string and fret). */
+export function placedNotes(notes: readonly NoteEvent[], config: UploadConfig): PlacedNote[] {
+  return notes
+    .filter((n) => !n.mute)
+    .map((n) => ({
+      time: n.time,
+      endTime: n.end_time,
+      pitch: (config.tuning[6 - n.string] ?? 0) + config.capo + n.fret,
+      string: n.string,
+      fret: n.fret,
+    }));
+}
+
+/**
+ * Runs the pipeline on a clip and scores it. `techniqueScores` (from the corpus metrics) scores
+ * techniques when the truth has technique flags, matching notes by pitch so that a fingering
+ * error does not count as a technique error. `now` reads a clock (milliseconds) for the run
+ * time.
+ */
+export async function evaluateClip(
+  truth: ClipTruth,
+  techniqueScores: TechniqueScorer | null,
+  now: () => number,
+): Promise<{ result: ClipResult; transcription: Transcription }> {
+  const started = now();
+  const transcription = await transcribeAudio(truth.audio, truth.config);
+  const runSeconds = (now() - started) / 1000;
+  const estimate = placedNotes(transcription.notes, truth.config);
+
+  const setup = guitarSetup(truth.config);
+  const given = assignTabWithReport(
+    truth.notes.map((n) => ({
+      time: seconds(n.time),
+      endTime: seconds(n.endTime),
+      pitch: midi(n.pitch),
+      amplitude: 1,
+      onset: 1,
+      bend: [],
+    })),
+    setup,
+  );
+  const fingering = fingeringAccuracy(
+    truth.notes,
+    given.notes.map((n) => ({
+      time: n.time,
+      endTime: n.endTime,
+      pitch: n.pitch,
+      string: n.string,
+      fret: n.fret,
+    })),
+  );
+
+  const trueChords = detectChords(truth.notes);
+  const chords = truth.chords
+    ? {
+        pipeline: chordScores(truth.chords, transcription.chords),
+        trueNotes: chordScores(truth.chords, trueChords),
+        leadSheetPipeline: truth.leadSheetChords
+          ? chordScores(truth.leadSheetChords, transcription.chords)
+          : null,
+        leadSheetTrueNotes: truth.leadSheetChords
+          ? chordScores(truth.leadSheetChords, trueChords)
+          : null,
+      }
+    : null;
+
+  const trueKey = detectKey(truth.notes);
+  const pipelineKey = transcription.results.musical_key;
+  const techniques =
+    techniqueScores && truth.noteEvents
+      ? techniqueScores(truth.noteEvents, transcription.notes, {
+          tuning: truth.config.tuning,
+          capo: truth.config.capo,
+        })
+      : null;
+
+  return {
+    transcription,
+    result: {
+      name: truth.name,
+      source: truth.source,
+      durationSeconds: truth.audio.length / SAMPLE_RATE,
+      runSeconds,
+      note: noteScores(truth.notes, estimate),
+      noteWithOffsets: noteScores(truth.notes, estimate, { withOffsets: true }),
+      tab: tabScores(truth.notes, estimate),
+      fingering,
+      fingeringDropped: given.dropped,
+      chords,
+      key: {
+        truth: truth.key,
+        pipeline: pipelineKey,
+        pipelineCorrect: truth.key === null ? null : keysAgree(truth.key, pipelineKey),
+        trueNotes: trueKey,
+        trueNotesCorrect: truth.key === null ? null : keysAgree(truth.key, trueKey),
+      },
+      techniques,
+    },
+  };
+}

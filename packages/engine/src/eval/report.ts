@@ -1,0 +1,202 @@
+import type { ClipResult } from './evaluate.js';
+import {
+  combineChordAccuracy,
+  combineScores,
+  combineTechniqueScores,
+  type ChordAccuracy,
+  type Scores,
+  type TechniqueCounts,
+} from './metrics.js';
+
+/** Summaries and the printed tables of `npm run eval` (pure: strings in, strings out). */
+
+/** Totals over a set of clips: counts summed (micro averages), chords time-weighted. */
+export interface Summary {
+  clips: number;
+  note: Scores;
+  noteWithOffsets: Scores;
+  tab: Scores;
+  fingering: { accuracy: number; correct: number; total: number };
+  chordsPipeline: ChordAccuracy | null;
+  chordsTrueNotes: ChordAccuracy | null;
+  keysPipeline: { correct: number; judged: number };
+  keysTrueNotes: { correct: number; judged: number };
+  techniques: Record<string, TechniqueCounts> | null;
+}
+
+export function summarise(results: readonly ClipResult[]): Summary {
+  const withChords = results.filter((r) => r.chords !== null);
+  const correct = results.reduce((a, r) => a + r.fingering.correct, 0);
+  const total = results.reduce((a, r) => a + r.fingering.total, 0);
+  const judged = results.filter((r) => r.key.truth !== null);
+  const techniques = results
+    .map((r) => r.techniques)
+    .filter((t): t is Record<string, TechniqueCounts> => t !== null);
+  return {
+    clips: results.length,
+    note: combineScores(results.map((r) => r.note)),
+    noteWithOffsets: combineScores(results.map((r) => r.noteWithOffsets)),
+    tab: combineScores(results.map((r) => r.tab)),
+    fingering: { accuracy: total === 0 ? 0 : correct / total, correct, total },
+    chordsPipeline:
+      withChords.length === 0
+        ? null
+        : combineChordAccuracy(withChords.map((r) => r.chords?.pipeline.quality ?? zeroChords)),
+    chordsTrueNotes:
+      withChords.length === 0
+        ? null
+        : combineChordAccuracy(withChords.map((r) => r.chords?.trueNotes.quality ?? zeroChords)),
+    keysPipeline: {
+      correct: judged.filter((r) => r.key.pipelineCorrect === true).length,
+      judged: judged.length,
+    },
+    keysTrueNotes: {
+      correct: judged.filter((r) => r.key.trueNotesCorrect === true).length,
+      judged: judged.length,
+    },
+    techniques: techniques.length === 0 ? null : combineTechniqueScores(techniques),
+  };
+}
+
+const zeroChords: ChordAccuracy = { accuracy: 0, seconds: 0 };
+
+const f3 = (x: number) => x.toFixed(3);
+
+/** Left-aligned columns separated by two spaces. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function keyCell(value: string, correct: boolean | null): string {
+  const shown = value === '' ? '(none)' : value;
+  return correct === null ? shown : `${shown} ${correct ? '(right)' : '(wrong)'}`;
+}
+
+const HEADER = [
+  'clip',
+  'notes',
+  'note P',
+  'note R',
+  'note F1',
+  'F1+off',
+  'tab F1',
+  's/f acc*',
+  'chords**',
+  'chords true***',
+  'key (pipeline)',
+  'key (true notes)',
+  'key truth',
+];
+
+function clipRow(r: ClipResult): string[] {
+  const chords = r.chords
+    ? [f3(r.chords.pipeline.quality.accuracy), f3(r.chords.trueNotes.quality.accuracy)]
+    : ['-', '-'];
+  return [
+    r.name,
+    String(r.note.reference),
+    f3(r.note.precision),
+    f3(r.note.recall),
+    f3(r.note.f1),
+    f3(r.noteWithOffsets.f1),
+    f3(r.tab.f1),
+    f3(r.fingering.accuracy),
+    ...chords,
+    keyCell(r.key.pipeline, r.key.pipelineCorrect),
+    keyCell(r.key.trueNotes, r.key.trueNotesCorrect),
+    r.key.truth ?? '-',
+  ];
+}
+
+function totalRow(label: string, s: Summary): string[] {
+  return [
+    label,
+    String(s.note.reference),
+    f3(s.note.precision),
+    f3(s.note.recall),
+    f3(s.note.f1),
+    f3(s.noteWithOffsets.f1),
+    f3(s.tab.f1),
+    f3(s.fingering.accuracy),
+    s.chordsPipeline ? f3(s.chordsPipeline.accuracy) : '-',
+    s.chordsTrueNotes ? f3(s.chordsTrueNotes.accuracy) : '-',
+    `${s.keysPipeline.correct}/${s.keysPipeline.judged} right`,
+    `${s.keysTrueNotes.correct}/${s.keysTrueNotes.judged} right`,
+    '',
+  ];
+}
+
+/** The clip table of one source, with a total row when there are several clips. */
+export function clipTable(results: readonly ClipResult[], totalLabel: string): string {
+  const rows = [HEADER, ...results.map(clipRow)];
+  if (results.length > 1) rows.push(totalRow(totalLabel, summarise(results)));
+  return table(rows);
+}
+
+/** Chord accuracy at three strictness levels per clip with chords. */
+export function chordDetailTable(results: readonly ClipResult[]): string {
+  const rows: string[][] = [
+    ['clip', 'reference', 'notes from', 'root+quality', 'root+third', 'root', 'seconds'],
+  ];
+  for (const r of results) {
+    if (!r.chords) continue;
+    const lines: [string, string, typeof r.chords.pipeline | null][] = [
+      ['performed', 'pipeline', r.chords.pipeline],
+      ['performed', 'true notes', r.chords.trueNotes],
+      ['lead sheet', 'pipeline', r.chords.leadSheetPipeline],
+      ['lead sheet', 'true notes', r.chords.leadSheetTrueNotes],
+    ];
+    for (const [reference, from, s] of lines) {
+      if (!s) continue;
+      rows.push([
+        r.name,
+        r.source === 'corpus' ? 'rendered' : reference,
+        from,
+        f3(s.quality.accuracy),
+        f3(s.majmin.accuracy),
+        f3(s.root.accuracy),
+        s.quality.seconds.toFixed(1),
+      ]);
+      if (r.source === 'corpus' && reference === 'performed' && from === 'true notes') break;
+    }
+  }
+  return table(rows);
+}
+
+/** Per-technique precision, recall and F1 with their counts. */
+export function techniqueTable(scores: Readonly<Record<string, TechniqueCounts>>): string {
+  const rows: string[][] = [['technique', 'P', 'R', 'F1', 'TP', 'FP', 'FN']];
+  for (const [name, s] of Object.entries(scores)) {
+    rows.push([
+      name,
+      f3(s.precision),
+      f3(s.recall),
+      f3(s.f1),
+      s.truePositives === undefined ? '-' : String(s.truePositives),
+      s.falsePositives === undefined ? '-' : String(s.falsePositives),
+      s.falseNegatives === undefined ? '-' : String(s.falseNegatives),
+    ]);
+  }
+  return table(rows);
+}
+
+export const FOOTNOTES = [
+  'note P/R/F1: onset within 50 ms, exact MIDI pitch, one-to-one matching (mir_eval rule); F1+off also needs the offset within max(50 ms, 20% of the duration).',
+  'tab F1: onset within 50 ms on the same string and fret.',
+  '* s/f acc: string/fret accuracy when the tab stage is given the true pitches and times.',
+  '** chords: time-weighted root+quality accuracy of the pipeline where the truth has chords (GuitarSet: the performed chords).',
+  '*** chords true: the same with the true notes given to the chord stage.',
+];
