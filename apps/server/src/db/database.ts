@@ -35,7 +35,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const database =
     options.driver === 'postgres' ? openPostgres(options) : await openPglite(options.dataDir);
   try {
-    await migrate(database.db);
+    await migrate(database.db, options.driver === 'postgres' ? options.searchPath : undefined);
   } catch (error) {
     await database.close();
     throw error;
@@ -43,8 +43,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
-async function migrate(db: Kysely<DB>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider: migrations }).migrateToLatest();
+async function migrate(db: Kysely<DB>, schema: string | undefined): Promise<void> {
+  // With a schema of its own, the migration bookkeeping lives there too: Kysely otherwise finds
+  // another schema's lock table (through information_schema) and skips creating its own, so
+  // two databases in one PostgreSQL server migrating at once break each other.
+  const { error, results } = await new Migrator({
+    db,
+    provider: migrations,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed) {
     const reason =
