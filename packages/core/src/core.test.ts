@@ -3,7 +3,12 @@ import { MESSAGES, formatMegabytes } from './messages.js';
 import { normalizeFlag } from './flags.js';
 import { lessonDisplayName, normalizeProjectName } from './project-name.js';
 import { TUNING_PRESETS, openStringPitch, tuningName } from './guitar.js';
-import { chordEventInputSchema, editNotesBodySchema, noteEventInputSchema } from './events.js';
+import {
+  chordEventInputSchema,
+  editNotesBodySchema,
+  noteEventInputSchema,
+  plainNote,
+} from './events.js';
 import { defaultUploadConfig, uploadConfigSchema } from './upload-config.js';
 
 describe('normalizeFlag', () => {
@@ -166,5 +171,16 @@ describe('upload config', () => {
     expect(uploadConfigSchema.parse({ tuning: [38, 45, 50, 55, 59, 64] }).tuning_name).toBe(
       'Drop D',
     );
+  });
+});
+
+describe('plainNote', () => {
+  it('is a valid note with no technique, and fresh pitch_arr each time', () => {
+    const a = plainNote({ time: 1, end_time: 1.5, string: 2, fret: 3 });
+    expect(noteEventInputSchema.parse(a)).toEqual(a);
+    expect(a).toMatchObject({ mute: false, vibrato: '', bend_to_fret: null, pitch_arr: [1, 1] });
+    const b = plainNote({ time: 2, end_time: 2.5, string: 1, fret: 0, mute: true });
+    expect(b.mute).toBe(true);
+    expect(b.pitch_arr).not.toBe(a.pitch_arr);
   });
 });

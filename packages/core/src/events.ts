@@ -31,6 +31,30 @@ export interface NoteEvent {
   trailing_pull_off: boolean;
 }
 
+/**
+ * A note with no technique, in the spec's format: the one place for the defaults of the technique
+ * fields (pitch_arr [1, 1] = unbent). `fields` sets the position and any field that differs.
+ */
+export function plainNote(
+  fields: Pick<NoteEvent, 'time' | 'end_time' | 'string' | 'fret'> & Partial<NoteEvent>,
+): NoteEvent {
+  return {
+    event_type: 'note',
+    pitch_arr: [1, 1],
+    mute: false,
+    vibrato: '',
+    bend_to_fret: null,
+    release_to_fret: null,
+    leading_slide: false,
+    trailing_slide: false,
+    leading_hammer_on: false,
+    trailing_hammer_on: false,
+    leading_pull_off: false,
+    trailing_pull_off: false,
+    ...fields,
+  };
+}
+
 /** A chord name over a time span (spec section 3). */
 export interface ChordEvent {
   time: number;

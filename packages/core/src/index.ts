@@ -97,6 +97,7 @@ export {
   editChordsBodySchema,
   editNotesBodySchema,
   noteEventInputSchema,
+  plainNote,
 } from './events.js';
 export type { ChordEvent, NoteEvent } from './events.js';
 export { DEFAULT_THRESHOLDS, defaultUploadConfig, uploadConfigSchema } from './upload-config.js';

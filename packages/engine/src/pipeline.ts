@@ -12,6 +12,7 @@ import type {
   Transcription,
 } from './pipeline-types.js';
 import { assignTab } from './tab/assign.js';
+import { oneNotePerString } from './tab/strings.js';
 import { detectTechniques } from './techniques/detect.js';
 import type { GuitarSetup } from './types.js';
 import { FRAME_RATE, SAMPLE_RATE } from './units.js';
@@ -120,7 +121,7 @@ export async function transcribeAudio(
     : [];
 
   report('assigning_tabs');
-  const tab = assignTab(detected, setup);
+  const tab = oneNotePerString(assignTab(detected, setup));
   throwIfAborted(signal);
 
   report('detecting_techniques');

@@ -1,4 +1,4 @@
-import type { NoteEvent } from '@riffscribe/core';
+import { type NoteEvent, plainNote } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import { renderAsciiTab } from './ascii-tab.js';
 
@@ -8,25 +8,7 @@ function note(
   fret: number,
   extra: Partial<NoteEvent> = {},
 ): NoteEvent {
-  return {
-    time,
-    end_time: time + 0.25,
-    string,
-    fret,
-    event_type: 'note',
-    pitch_arr: [1, 1],
-    mute: false,
-    vibrato: '',
-    bend_to_fret: null,
-    release_to_fret: null,
-    leading_slide: false,
-    trailing_slide: false,
-    leading_hammer_on: false,
-    trailing_hammer_on: false,
-    leading_pull_off: false,
-    trailing_pull_off: false,
-    ...extra,
-  };
+  return plainNote({ time, end_time: time + 0.25, string, fret, ...extra });
 }
 
 const standard = { tuning: [40, 45, 50, 55, 59, 64], capo: 0 };

@@ -1,0 +1,100 @@
+import { parseArgs } from 'node:util';
+import type { NoteEvent } from '@riffscribe/core';
+import { defaultNoteOptions, extractNotes } from '../../notes/extract.js';
+import { assignTab } from '../../tab/assign.js';
+import { oneNotePerString } from '../../tab/strings.js';
+import { detectTechniques } from '../../techniques/detect.js';
+import type { TabNote } from '../../types.js';
+import { buildCorpus, type CorpusItem } from './corpus.js';
+import { cachedModelOutput, setupOf, truthTab } from './model-cache.js';
+import {
+  combineTechniqueScores,
+  techniqueScores,
+  TECHNIQUES,
+  type TechniqueScores,
+} from './technique-metrics.js';
+
+/**
+ * Technique detection on the rendered corpus with the real model (development measurement; the
+ * full runner is eval/run.ts):
+ *
+ *   npx tsc -b packages/engine && node packages/engine/dist/eval/corpus/measure.js
+ *     [--truth-tab]   place notes on the true strings instead of the tab stage's choice
+ *     [--item NAME]   one item, listing every note with its techniques, true and found
+ *
+ * Prints per-technique precision, recall and F1 per item and over the whole corpus. Model outputs
+ * are cached under the OS temp directory by a hash of the audio.
+ */
+
+function flags(n: NoteEvent): string {
+  const out: string[] = [];
+  if (n.mute) out.push('x');
+  if (n.bend_to_fret !== null)
+    out.push(`b${n.bend_to_fret}${n.release_to_fret !== null ? `r${n.release_to_fret}` : ''}`);
+  if (n.vibrato) out.push(`~${n.vibrato}`);
+  if (n.leading_slide) out.push('<sl');
+  if (n.trailing_slide) out.push('sl>');
+  if (n.leading_hammer_on) out.push('<h');
+  if (n.trailing_hammer_on) out.push('h>');
+  if (n.leading_pull_off) out.push('<p');
+  if (n.trailing_pull_off) out.push('p>');
+  return out.join(' ');
+}
+
+function listing(item: CorpusItem, found: NoteEvent[], tab: readonly TabNote[]): void {
+  const open = (s: number) => (item.config.tuning[6 - s] ?? 0) + item.config.capo;
+  const rows = [
+    ...item.notes.map((n) => ({ side: 'true ', n, extra: '' })),
+    ...found.map((n) => {
+      const t = tab.find((x) => Math.abs(x.time - n.time) < 1e-6 && x.string === n.string);
+      return {
+        side: 'found',
+        n,
+        extra: t ? `onset ${t.onset.toFixed(2)} amp ${t.amplitude.toFixed(2)}` : '',
+      };
+    }),
+  ].sort((a, b) => a.n.time - b.n.time || (a.side < b.side ? -1 : 1));
+  for (const { side, n, extra } of rows) {
+    console.log(
+      `${side} ${n.time.toFixed(3)}-${n.end_time.toFixed(3)} s${n.string} f${String(n.fret).padStart(2)} p${open(n.string) + n.fret}  ${flags(n).padEnd(16)} ${extra}`,
+    );
+  }
+}
+
+function row(name: string, s: TechniqueScores): string {
+  return (
+    name.padEnd(34) +
+    TECHNIQUES.map((t) => {
+      const v = s[t];
+      const n = v.truePositives + v.falseNegatives;
+      return `${v.f1.toFixed(2)} (${v.precision.toFixed(2)}/${v.recall.toFixed(2)} n${n})`.padEnd(
+        24,
+      );
+    }).join('')
+  );
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { 'truth-tab': { type: 'boolean' }, item: { type: 'string' } },
+  });
+  const corpus = buildCorpus().filter((i) => values.item === undefined || i.name === values.item);
+  console.log(`${''.padEnd(34)}${TECHNIQUES.map((t) => `${t} F1 (P/R n)`.padEnd(24)).join('')}`);
+  const all: TechniqueScores[] = [];
+  for (const item of corpus) {
+    const setup = setupOf(item);
+    const output = await cachedModelOutput(item.audio);
+    const detected = extractNotes(output, defaultNoteOptions(setup, item.config));
+    const tab = values['truth-tab']
+      ? truthTab(detected, item)
+      : oneNotePerString(assignTab(detected, setup));
+    const found = detectTechniques(tab, item.audio, setup);
+    const scores = techniqueScores(item.notes, found, setup);
+    all.push(scores);
+    console.log(row(item.name, scores));
+    if (values.item !== undefined) listing(item, found, tab);
+  }
+  console.log(row('all', combineTechniqueScores(all)));
+}
+
+await main();

@@ -1,0 +1,155 @@
+import type { NoteEvent } from '@riffscribe/core';
+
+/**
+ * Per-technique precision, recall and F1 of predicted notes against true notes (pure).
+ *
+ * Notes are matched one to one: a pitched note matches a pitched note whose onset is within
+ * ONSET_TOLERANCE and which has the same pitch (when a setup is given: tuning[6 - string] + capo +
+ * fret, so a note written on another string still matches) or else the same string and fret;
+ * closest onsets are paired first. A dead note has no pitch, so in a second pass a muted note on
+ * either side matches any note left over with an onset within the tolerance.
+ *
+ * Then each technique is counted per occurrence: a slide, hammer-on or pull-off once per side of a
+ * note that carries it (leading and trailing are separate occurrences, so the two notes of a
+ * hammer-on give two), a bend, a vibrato or a mute once per note. An occurrence on a matched pair
+ * is a true positive when both notes carry it; an occurrence on only the predicted note, or on an
+ * unmatched predicted note, is a false positive; on only the true note, a false negative.
+ */
+
+export const TECHNIQUES = ['bend', 'vibrato', 'slide', 'hammer_on', 'pull_off', 'mute'] as const;
+export type Technique = (typeof TECHNIQUES)[number];
+
+/** Onset tolerance of the match, seconds (the usual transcription criterion). */
+export const ONSET_TOLERANCE = 0.05;
+
+export interface TechniqueScore {
+  truePositives: number;
+  falsePositives: number;
+  falseNegatives: number;
+  /** 0..1; 1 when nothing was predicted and nothing was there to find. */
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export type TechniqueScores = Record<Technique, TechniqueScore>;
+
+/** Open-string pitches low to high and capo, to match notes by pitch rather than place. */
+export interface MatchSetup {
+  tuning: readonly number[];
+  capo: number;
+}
+
+/** Occurrences of each technique on a note, as [leading, trailing] sides or a single count. */
+function occurrences(n: NoteEvent): Record<Technique, number[]> {
+  const pitched = !n.mute;
+  return {
+    bend: [pitched && n.bend_to_fret !== null ? 1 : 0],
+    vibrato: [pitched && n.vibrato !== '' ? 1 : 0],
+    slide: [n.leading_slide ? 1 : 0, n.trailing_slide ? 1 : 0],
+    hammer_on: [n.leading_hammer_on ? 1 : 0, n.trailing_hammer_on ? 1 : 0],
+    pull_off: [n.leading_pull_off ? 1 : 0, n.trailing_pull_off ? 1 : 0],
+    mute: [n.mute ? 1 : 0],
+  };
+}
+
+/** Pairs of indices (truth, predicted), one to one, closest onsets first. */
+export function matchNotes(
+  truth: readonly NoteEvent[],
+  predicted: readonly NoteEvent[],
+  setup?: MatchSetup,
+): [number, number][] {
+  const pitchOf = (n: NoteEvent) =>
+    setup ? (setup.tuning[6 - n.string] ?? 0) + setup.capo + n.fret : n.string * 100 + n.fret;
+  const usedT = new Set<number>();
+  const usedP = new Set<number>();
+  const pairs: [number, number][] = [];
+  const pass = (accept: (t: NoteEvent, p: NoteEvent) => boolean) => {
+    const candidates: { i: number; j: number; d: number }[] = [];
+    truth.forEach((t, i) => {
+      if (usedT.has(i)) return;
+      predicted.forEach((p, j) => {
+        if (usedP.has(j)) return;
+        const d = Math.abs(t.time - p.time);
+        if (d <= ONSET_TOLERANCE + 1e-9 && accept(t, p)) candidates.push({ i, j, d });
+      });
+    });
+    candidates.sort((a, b) => a.d - b.d || a.i - b.i || a.j - b.j);
+    for (const { i, j } of candidates) {
+      if (usedT.has(i) || usedP.has(j)) continue;
+      usedT.add(i);
+      usedP.add(j);
+      pairs.push([i, j]);
+    }
+  };
+  pass((t, p) => !t.mute && !p.mute && pitchOf(t) === pitchOf(p));
+  pass((t, p) => t.mute || p.mute);
+  return pairs.sort((a, b) => a[0] - b[0]);
+}
+
+function score(tp: number, fp: number, fn: number): TechniqueScore {
+  const precision = tp + fp === 0 ? (fn === 0 ? 1 : 0) : tp / (tp + fp);
+  const recall = tp + fn === 0 ? (fp === 0 ? 1 : 0) : tp / (tp + fn);
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { truePositives: tp, falsePositives: fp, falseNegatives: fn, precision, recall, f1 };
+}
+
+/** Per-technique scores of `predicted` against `truth` (one clip). */
+export function techniqueScores(
+  truth: readonly NoteEvent[],
+  predicted: readonly NoteEvent[],
+  setup?: MatchSetup,
+): TechniqueScores {
+  const counts = Object.fromEntries(TECHNIQUES.map((t) => [t, { tp: 0, fp: 0, fn: 0 }])) as Record<
+    Technique,
+    { tp: number; fp: number; fn: number }
+  >;
+  const pairs = matchNotes(truth, predicted, setup);
+  const matchedT = new Set(pairs.map(([i]) => i));
+  const matchedP = new Set(pairs.map(([, j]) => j));
+  for (const [i, j] of pairs) {
+    const t = truth[i];
+    const p = predicted[j];
+    if (t === undefined || p === undefined) continue;
+    const ot = occurrences(t);
+    const op = occurrences(p);
+    for (const tech of TECHNIQUES) {
+      ot[tech].forEach((a, side) => {
+        const b = op[tech][side] ?? 0;
+        counts[tech].tp += Math.min(a, b);
+        counts[tech].fn += Math.max(0, a - b);
+        counts[tech].fp += Math.max(0, b - a);
+      });
+    }
+  }
+  truth.forEach((t, i) => {
+    if (matchedT.has(i)) return;
+    const o = occurrences(t);
+    for (const tech of TECHNIQUES) counts[tech].fn += o[tech].reduce((s, v) => s + v, 0);
+  });
+  predicted.forEach((p, j) => {
+    if (matchedP.has(j)) return;
+    const o = occurrences(p);
+    for (const tech of TECHNIQUES) counts[tech].fp += o[tech].reduce((s, v) => s + v, 0);
+  });
+  return Object.fromEntries(
+    TECHNIQUES.map((tech) => [tech, score(counts[tech].tp, counts[tech].fp, counts[tech].fn)]),
+  ) as TechniqueScores;
+}
+
+/** Scores over several clips: counts summed, then precision, recall and F1 (micro average). */
+export function combineTechniqueScores(list: readonly TechniqueScores[]): TechniqueScores {
+  return Object.fromEntries(
+    TECHNIQUES.map((tech) => {
+      let tp = 0;
+      let fp = 0;
+      let fn = 0;
+      for (const s of list) {
+        tp += s[tech].truePositives;
+        fp += s[tech].falsePositives;
+        fn += s[tech].falseNegatives;
+      }
+      return [tech, score(tp, fp, fn)];
+    }),
+  ) as TechniqueScores;
+}

@@ -1,0 +1,224 @@
+import type { GuitarSetup, TabNote } from '../types.js';
+import { attackAt, energyRiseAt, type AttackAnalysis } from './attacks.js';
+
+/**
+ * Which notes were struck, and which continue a string that was already sounding (pure).
+ *
+ * A string sounds from a pick (or pluck) until it is damped or struck again; in between, the
+ * player can move its pitch without striking it: hammer-ons, pull-offs, slides and bends. The
+ * notes stage hands such a movement over as several notes: one per pitch the string dwelt on
+ * (a bend often arrives as the fretted note, a short note half-way and the note at the top). A
+ * *chain* gathers the notes of one string between two strikes, in time order; `chain-events.ts`
+ * then reads what the string did from the chain's pitch track.
+ *
+ * A note is struck when the clip shows an attack at its start (attacks.ts), measured against the
+ * clip's own typical attack so that the recording's level, noise and pick do not matter; notes
+ * that start together with two or more others (a strum) are struck. Without audio, the model's
+ * onset activation decides (a legato note's onset stays under the notes stage's weak-onset floor).
+ * An unstruck note continues the note that stops where it starts, within a hand's reach on that
+ * note's string.
+ */
+
+export interface ChainOptions {
+  /** Attack flux (relative to the clip's typical attack) from which a note is struck. */
+  strikeRatio: number;
+  /** A weaker attack still counts as a strike when the partials' power rises by this much (dB). */
+  strikeRatioLow: number;
+  strikeRiseDb: number;
+  /** Typical attack flux when the clip has too few clear attacks to measure its own. */
+  defaultAttack: number;
+  /** Onset activation from which a note is struck when there is no audio. */
+  onsetStrike: number;
+  /** Notes starting within this many seconds of each other form one strike (a strum). */
+  strumWindow: number;
+  /** Onsets each within this many seconds of the previous belong to one strum. */
+  strumGap: number;
+  /** The previous note may stop this long before the continuing note starts (seconds). */
+  maxGap: number;
+  /** ... or ring on this long after it (the model lets a note fade out over a few frames). */
+  maxOverlap: number;
+  /** Largest pitch change (semitones) one string makes without a strike (a slide's reach). */
+  maxInterval: number;
+}
+
+export const CHAIN_OPTIONS: ChainOptions = {
+  strikeRatio: 0.6,
+  strikeRatioLow: 0.4,
+  strikeRiseDb: 8,
+  defaultAttack: 1.3,
+  onsetStrike: 0.42,
+  strumWindow: 0.06,
+  strumGap: 0.04,
+  maxGap: 0.1,
+  maxOverlap: 0.2,
+  maxInterval: 12,
+};
+
+/** One string between two strikes: notes in time order, all playable on `string`. */
+export interface Chain {
+  string: number;
+  notes: TabNote[];
+  /** The chain starts with a note of a strum (three or more strings struck in one motion). */
+  strummed: boolean;
+}
+
+/**
+ * Notes (sorted by time) that belong to a strum: onsets each within `strumGap` of the previous
+ * form one motion of the picking hand; three or more notes in one motion are a strum.
+ */
+export function findStrums(
+  notes: readonly TabNote[],
+  opts: ChainOptions = CHAIN_OPTIONS,
+): boolean[] {
+  const out = notes.map(() => false);
+  let i = 0;
+  while (i < notes.length) {
+    let j = i + 1;
+    while (j < notes.length && (notes[j]?.time ?? 0) - (notes[j - 1]?.time ?? 0) <= opts.strumGap)
+      j++;
+    if (j - i >= 3) for (let k = i; k < j; k++) out[k] = true;
+    i = j;
+  }
+  return out;
+}
+
+/** Open pitch of a string under a setup (capo included). */
+export function openPitch(setup: GuitarSetup, string: number): number {
+  return (setup.tuning[6 - string] ?? 0) + setup.capo;
+}
+
+function playableOn(setup: GuitarSetup, string: number, pitch: number): boolean {
+  const f = pitch - openPitch(setup, string);
+  return f >= 0 && f <= setup.frets;
+}
+
+/** Notes looked back over for a possible legato predecessor. */
+const LOOKBACK = 48;
+
+/**
+ * The clip's typical attack: the median, over strikes (notes starting within the strum window
+ * grouped), of the strongest attack flux of the strike, counting only strikes that cannot be
+ * legato (no note stops near their start).
+ */
+function typicalAttack(
+  notes: readonly TabNote[],
+  attacks: AttackAnalysis,
+  opts: ChainOptions,
+): number {
+  const values: number[] = [];
+  let i = 0;
+  while (i < notes.length) {
+    const first = notes[i];
+    if (first === undefined) break;
+    let j = i;
+    let best = 0;
+    let clear = true;
+    while (j < notes.length && (notes[j]?.time ?? 0) - first.time <= opts.strumWindow) {
+      const n = notes[j];
+      if (n !== undefined) {
+        best = Math.max(best, attackAt(attacks, n.time));
+        // A note that could be legato has an earlier note stopping near its start; with six
+        // strings, such a note is among the few dozen notes before it.
+        for (let k = Math.max(0, j - LOOKBACK); k < j && clear; k++) {
+          const p = notes[k];
+          if (
+            p !== undefined &&
+            p.time < n.time &&
+            p.endTime >= n.time - opts.maxGap &&
+            p.endTime <= n.time + opts.maxOverlap
+          )
+            clear = false;
+        }
+      }
+      j++;
+    }
+    if (clear) values.push(best);
+    i = j;
+  }
+  if (values.length < 3) return opts.defaultAttack;
+  values.sort((a, b) => a - b);
+  return values[values.length >> 1] ?? opts.defaultAttack;
+}
+
+/**
+ * Whether each note (sorted by time) was struck. With audio, from the attack at its start; without
+ * (empty audio), from the model's onset activation.
+ */
+export function findStrikes(
+  notes: readonly TabNote[],
+  attacks: AttackAnalysis | null,
+  opts: ChainOptions = CHAIN_OPTIONS,
+): boolean[] {
+  const reference = attacks ? typicalAttack(notes, attacks, opts) : 1;
+  const strummed = findStrums(notes, opts);
+  return notes.map((n, i) => {
+    if (strummed[i] === true) return true;
+    if (attacks === null) return n.onset >= opts.onsetStrike;
+    const ratio = attackAt(attacks, n.time) / reference;
+    if (ratio >= opts.strikeRatio) return true;
+    return ratio >= opts.strikeRatioLow && energyRiseAt(attacks, n.time) >= opts.strikeRiseDb;
+  });
+}
+
+/**
+ * Groups notes (sorted by time) into chains. Every note is in exactly one chain; a chain starts at
+ * a struck note (or an unstruck note nothing continues into) and takes on unstruck notes that
+ * start where its last note stops, within `maxInterval` semitones and playable on its string.
+ * A short unstruck note lying inside a continuing note, within two semitones of it, is a flicker
+ * of that note (a vibrato or bend excursion the model reported as a note) and is dropped.
+ */
+export function buildChains(
+  notes: readonly TabNote[],
+  struck: readonly boolean[],
+  setup: GuitarSetup,
+  opts: ChainOptions = CHAIN_OPTIONS,
+): Chain[] {
+  const strummed = findStrums(notes, opts);
+  const chains: Chain[] = [];
+  const open = new Set<Chain>();
+  notes.forEach((note, i) => {
+    for (const chain of open) {
+      const last = chain.notes[chain.notes.length - 1];
+      if (last === undefined || last.endTime < note.time - opts.maxGap) open.delete(chain);
+    }
+    if (struck[i] !== true) {
+      const inside = [...open].some((c) =>
+        c.notes.some(
+          (m) =>
+            m.time < note.time &&
+            m.endTime >= note.endTime - 0.02 &&
+            note.endTime - note.time < 0.2 &&
+            Math.abs(m.pitch - note.pitch) <= 2 &&
+            playableOn(setup, c.string, note.pitch),
+        ),
+      );
+      if (inside) return;
+      let best: Chain | undefined;
+      let bestScore = Number.POSITIVE_INFINITY;
+      for (const chain of open) {
+        const last = chain.notes[chain.notes.length - 1];
+        if (last === undefined) continue;
+        if (last.time >= note.time - 0.02) continue;
+        if (last.endTime < note.time - opts.maxGap || last.endTime > note.time + opts.maxOverlap)
+          continue;
+        if (Math.abs(last.pitch - note.pitch) > opts.maxInterval) continue;
+        if (!playableOn(setup, chain.string, note.pitch)) continue;
+        const score = (chain.string === note.string ? 0 : 1) + Math.abs(last.endTime - note.time);
+        if (score < bestScore) {
+          bestScore = score;
+          best = chain;
+        }
+      }
+      if (best !== undefined) {
+        best.notes.push(note);
+        return;
+      }
+    }
+    // A new strike on a string ends the chain that was sounding on it.
+    for (const chain of open) if (chain.string === note.string) open.delete(chain);
+    const chain: Chain = { string: note.string, notes: [note], strummed: strummed[i] === true };
+    chains.push(chain);
+    open.add(chain);
+  });
+  return chains;
+}

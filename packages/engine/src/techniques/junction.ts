@@ -1,0 +1,105 @@
+import { SAMPLE_RATE } from '../units.js';
+
+/**
+ * How a string got from one pitch to the next (pure): by a glide (a slide or a bend passes
+ * through the pitches in between) or by a step (a hammer-on or pull-off jumps, the string never
+ * sounds in between). The model's contour is too coarse in time for a fast slide, so the clip
+ * itself is read: a YIN period estimate (de Cheveigné and Kawahara, 2002) every JUNCTION_HOP
+ * samples across the junction, with the period searched only between the two pitches (plus a
+ * margin), and the time the string spends in the middle of the way counted.
+ */
+
+/** Hop (samples) of the junction analysis: 2.9 ms. */
+export const JUNCTION_HOP = 64;
+/** A frame's YIN dip must be at most this deep (0 = perfectly periodic) to count. */
+const MAX_APERIODICITY = 0.35;
+/** The middle of the way: fractions of the interval between the two pitches. */
+const MIDDLE: readonly [number, number] = [0.2, 0.8];
+
+const hzOf = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
+const midiOf = (hz: number) => 69 + 12 * Math.log2(hz / 440);
+
+/**
+ * YIN pitch (MIDI, fractional) of the window starting at `start`, with periods searched between
+ * those of `lowMidi` and `highMidi`; null when the window is not periodic enough.
+ */
+export function yinPitch(
+  audio: Float32Array,
+  start: number,
+  lowMidi: number,
+  highMidi: number,
+): number | null {
+  const tauMin = Math.max(2, Math.floor(SAMPLE_RATE / hzOf(highMidi)));
+  const tauMax = Math.ceil(SAMPLE_RATE / hzOf(lowMidi));
+  const width = Math.max(256, tauMax);
+  if (start < 0 || start + width + tauMax + 1 >= audio.length) return null;
+  const d = new Float64Array(tauMax + 2);
+  for (let tau = 1; tau <= tauMax + 1; tau++) {
+    let sum = 0;
+    for (let i = 0; i < width; i++) {
+      const diff = (audio[start + i] ?? 0) - (audio[start + i + tau] ?? 0);
+      sum += diff * diff;
+    }
+    d[tau] = sum;
+  }
+  // Cumulative mean normalised difference.
+  const cm = new Float64Array(tauMax + 2);
+  cm[0] = 1;
+  let running = 0;
+  for (let tau = 1; tau <= tauMax + 1; tau++) {
+    running += d[tau] ?? 0;
+    cm[tau] = running > 0 ? ((d[tau] ?? 0) * tau) / running : 1;
+  }
+  let best = -1;
+  let bestValue = Number.POSITIVE_INFINITY;
+  for (let tau = tauMin; tau <= tauMax; tau++) {
+    const v = cm[tau] ?? 1;
+    if (v < bestValue) {
+      bestValue = v;
+      best = tau;
+    }
+  }
+  if (best < 0 || bestValue > MAX_APERIODICITY) return null;
+  const a = cm[best - 1] ?? bestValue;
+  const c = cm[best + 1] ?? bestValue;
+  const curvature = a - 2 * bestValue + c;
+  const shift = curvature > 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / curvature)) : 0;
+  return midiOf(SAMPLE_RATE / (best + shift));
+}
+
+export interface Junction {
+  /** Seconds the string spent in the middle of the way, scaled to the whole way. */
+  glideSeconds: number;
+  /** Hops with a periodic estimate, and how many of them were in the middle. */
+  voiced: number;
+  middle: number;
+}
+
+/**
+ * Reads the junction between `fromTime` and `toTime` (seconds) where a string moves from
+ * `fromMidi` to `toMidi`. `glideSeconds` is 0 for a clean step.
+ */
+export function readJunction(
+  audio: Float32Array,
+  fromTime: number,
+  toTime: number,
+  fromMidi: number,
+  toMidi: number,
+): Junction {
+  const low = Math.min(fromMidi, toMidi) - 0.6;
+  const high = Math.max(fromMidi, toMidi) + 0.6;
+  const delta = toMidi - fromMidi;
+  const a = Math.round(fromTime * SAMPLE_RATE);
+  const b = Math.round(toTime * SAMPLE_RATE);
+  let voiced = 0;
+  let middle = 0;
+  for (let s = a; s <= b; s += JUNCTION_HOP) {
+    const p = yinPitch(audio, s, low, high);
+    if (p === null) continue;
+    voiced++;
+    const x = (p - fromMidi) / delta;
+    if (x > MIDDLE[0] && x < MIDDLE[1]) middle++;
+  }
+  const glideSeconds = (middle * JUNCTION_HOP) / SAMPLE_RATE / (MIDDLE[1] - MIDDLE[0]);
+  return { glideSeconds, voiced, middle };
+}

@@ -1,0 +1,114 @@
+/**
+ * Light spectral analysis of the clip for technique detection (pure, no allocation per bin beyond
+ * what one frame needs): a radix-2 FFT, Hann-windowed frames centred on model frames (frame i at
+ * sample i * HOP), and per-frame attack features.
+ */
+
+interface FftTables {
+  reverse: Uint32Array;
+  cos: Float64Array;
+  sin: Float64Array;
+}
+
+const fftTables = new Map<number, FftTables>();
+
+function tablesFor(n: number): FftTables {
+  let t = fftTables.get(n);
+  if (t === undefined) {
+    const bits = Math.round(Math.log2(n));
+    const reverse = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      let r = 0;
+      for (let b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
+      reverse[i] = r;
+    }
+    const cos = new Float64Array(n / 2);
+    const sin = new Float64Array(n / 2);
+    for (let k = 0; k < n / 2; k++) {
+      cos[k] = Math.cos((2 * Math.PI * k) / n);
+      sin[k] = -Math.sin((2 * Math.PI * k) / n);
+    }
+    t = { reverse, cos, sin };
+    fftTables.set(n, t);
+  }
+  return t;
+}
+
+/** In-place iterative radix-2 FFT of (re, im); length must be a power of two. */
+export function fft(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  if (n < 2) return;
+  const { reverse, cos, sin } = tablesFor(n);
+  for (let i = 0; i < n; i++) {
+    const j = reverse[i] ?? 0;
+    if (i < j) {
+      const tr = re[i] ?? 0;
+      re[i] = re[j] ?? 0;
+      re[j] = tr;
+      const ti = im[i] ?? 0;
+      im[i] = im[j] ?? 0;
+      im[j] = ti;
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const half = len >> 1;
+    const step = n / len;
+    for (let i = 0; i < n; i += len) {
+      for (let k = 0; k < half; k++) {
+        const cr = cos[k * step] ?? 1;
+        const ci = sin[k * step] ?? 0;
+        const a = i + k;
+        const b = a + half;
+        const br = re[b] ?? 0;
+        const bi = im[b] ?? 0;
+        const xr = br * cr - bi * ci;
+        const xi = br * ci + bi * cr;
+        const ar = re[a] ?? 0;
+        const ai = im[a] ?? 0;
+        re[b] = ar - xr;
+        im[b] = ai - xi;
+        re[a] = ar + xr;
+        im[a] = ai + xi;
+      }
+    }
+  }
+}
+
+const hannCache = new Map<number, Float64Array>();
+function hann(size: number): Float64Array {
+  let w = hannCache.get(size);
+  if (w === undefined) {
+    w = new Float64Array(size);
+    for (let i = 0; i < size; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
+    hannCache.set(size, w);
+  }
+  return w;
+}
+
+/** A windowed frame's spectrum: real and imaginary parts, `size / 2 + 1` bins used. */
+export interface Spectrum {
+  re: Float64Array;
+  im: Float64Array;
+}
+
+/** Spectrum of `size` samples centred on `center` (zeros outside the clip), Hann window. */
+export function frameSpectrum(audio: Float32Array, center: number, size: number): Spectrum {
+  const re = new Float64Array(size);
+  const im = new Float64Array(size);
+  const w = hann(size);
+  const start = center - size / 2;
+  for (let i = 0; i < size; i++) {
+    const s = start + i;
+    if (s >= 0 && s < audio.length) re[i] = (audio[s] ?? 0) * (w[i] ?? 0);
+  }
+  fft(re, im);
+  return { re, im };
+}
+
+/** Magnitudes of bins 0..size/2 of a spectrum. */
+export function magnitudes(spec: Spectrum): Float64Array {
+  const n = spec.re.length / 2 + 1;
+  const out = new Float64Array(n);
+  for (let k = 0; k < n; k++) out[k] = Math.hypot(spec.re[k] ?? 0, spec.im[k] ?? 0);
+  return out;
+}
