@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SIGNUP_CREDITS } from '@riffscribe/core';
 
@@ -17,6 +18,26 @@ export interface Config {
   logLevel: string;
   /** PostgreSQL connection string; absent means embedded PGlite in `dataDir/pglite`. */
   databaseUrl: string | null;
+  /**
+   * PostgreSQL schema holding the tables and the queue (search_path); null means the defaults
+   * (`public` for the tables, `pgboss` for the queue).
+   */
+  databaseSchema: string | null;
+  /** The processing pipeline's workers (jobs/). */
+  worker: {
+    /** Whether the API server processes jobs itself (a forked engine child, concurrency 1). */
+    embedded: boolean;
+    /** Jobs a `npm run worker` process runs at once (one engine child each). */
+    concurrency: number;
+    /** Seconds a job's lease lasts unless its worker renews it (every third of it). */
+    leaseSeconds: number;
+    /** Seconds one attempt may take before the job fails. */
+    jobTimeoutSeconds: number;
+    /** Base delay before the first retry of a job; later retries back off exponentially. */
+    retryDelaySeconds: number;
+    /** Seconds between polls of an empty queue. */
+    pollSeconds: number;
+  };
   storage:
     | { driver: 'local'; dir: string }
     | {
@@ -121,6 +142,15 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     logLevel: env.LOG_LEVEL ?? 'info',
     databaseUrl: env.DATABASE_URL ?? null,
+    databaseSchema: schemaName(env.DATABASE_SCHEMA),
+    worker: {
+      embedded: (env.EMBEDDED_WORKER ?? 'true') !== 'false',
+      concurrency: positiveInt(env, 'WORKER_CONCURRENCY', availableParallelism()),
+      leaseSeconds: positiveInt(env, 'WORKER_LEASE_SECONDS', 60, 3),
+      jobTimeoutSeconds: positiveInt(env, 'JOB_TIMEOUT_SECONDS', 1800, 10),
+      retryDelaySeconds: positiveInt(env, 'JOB_RETRY_DELAY_SECONDS', 5),
+      pollSeconds: positiveInt(env, 'WORKER_POLL_SECONDS', 2),
+    },
     storage,
     oidc: {
       issuer,
@@ -147,6 +177,20 @@ export function loadConfig(env: Env = process.env): Config {
 function s3Origin(storage: { bucket: string; region: string; endpoint: string | null }): string {
   if (storage.endpoint) return new URL(storage.endpoint).origin;
   return `https://${storage.bucket}.s3.${storage.region}.amazonaws.com`;
+}
+
+function positiveInt(env: Env, name: string, fallback: number, min = 1): number {
+  const n = int(env, name, fallback);
+  if (n < min) throw new Error(`${name} must be at least ${min}`);
+  return n;
+}
+
+function schemaName(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) {
+    throw new Error('DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _)');
+  }
+  return value;
 }
 
 function fail(message: string): never {

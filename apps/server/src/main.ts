@@ -3,6 +3,9 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
+import { JobRunner } from './jobs/job-runner.js';
+import { Reaper } from './jobs/reaper.js';
+import { JobLeasesRepository } from './repositories/job-leases.repository.js';
 import { JobQueue } from './queue/job-queue.js';
 import { createObjectStore } from './storage/create-store.js';
 
@@ -11,18 +14,40 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(
     config.databaseUrl
-      ? { driver: 'postgres', url: config.databaseUrl }
+      ? {
+          driver: 'postgres',
+          url: config.databaseUrl,
+          ...(config.databaseSchema ? { searchPath: config.databaseSchema } : {}),
+        }
       : { driver: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
   );
-  const queue = await JobQueue.start(database);
+  const queue = await JobQueue.fromConfig(database, config);
   const ctx: AppContext = { config, database, store: createObjectStore(config), queue };
   const app = await buildApp(ctx);
+
+  // Embedded mode processes jobs here, the engine in a child process; in scaled mode the
+  // workers do, and this server still watches for jobs whose worker died.
+  const settings = { ...config.worker, concurrency: 1 };
+  const runner = config.worker.embedded
+    ? new JobRunner({ database, queue, store: ctx.store, settings, log: app.log })
+    : null;
+  const reaper = runner
+    ? null
+    : new Reaper({
+        leases: new JobLeasesRepository(database.db),
+        queue,
+        store: ctx.store,
+        leaseSeconds: config.worker.leaseSeconds,
+        log: app.log,
+      });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    reaper?.stop();
+    await runner?.stop();
     await app.close();
     await queue.stop();
     await database.close();
@@ -32,12 +57,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
+  runner?.start();
+  reaper?.start();
   app.log.info(
     {
       url: config.publicUrl,
       database: database.driver,
       storage: ctx.store.driver,
       signIn: config.oidc.issuer ?? 'built-in development provider',
+      worker: runner ? 'embedded' : 'external (npm run worker)',
     },
     `Riffscribe is running at ${config.publicUrl}`,
   );

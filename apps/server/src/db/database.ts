@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import { initial } from './migrations/0001-initial.js';
+import { jobLeases } from './migrations/0002-job-leases.js';
 import { ConnectionLock, PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 
@@ -28,13 +29,16 @@ export type DatabaseOptions =
   | { driver: 'pglite'; dataDir: string | null };
 
 const migrations: MigrationProvider = {
-  getMigrations: () => Promise.resolve({ '0001-initial': initial }),
+  getMigrations: () => Promise.resolve({ '0001-initial': initial, '0002-job-leases': jobLeases }),
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database =
     options.driver === 'postgres' ? openPostgres(options) : await openPglite(options.dataDir);
   try {
+    if (options.driver === 'postgres' && options.searchPath) {
+      await createSchema(database, options.searchPath);
+    }
     await migrate(database.db, options.driver === 'postgres' ? options.searchPath : undefined);
   } catch (error) {
     await database.close();
@@ -43,10 +47,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
+/** Creates the configured schema when missing; a concurrent creator winning the race is fine. */
+async function createSchema(database: Database, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+  try {
+    await database.executeSql(`create schema if not exists ${schema}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23505') throw error;
+  }
+}
+
 async function migrate(db: Kysely<DB>, schema: string | undefined): Promise<void> {
   // With a schema of its own, the migration bookkeeping lives there too: Kysely otherwise finds
-  // another schema's lock table (through information_schema) and skips creating its own, so
-  // two databases in one PostgreSQL server migrating at once break each other.
+  // another schema's lock table and skips creating its own.
   const { error, results } = await new Migrator({
     db,
     provider: migrations,

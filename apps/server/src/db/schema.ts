@@ -75,6 +75,13 @@ export interface JobsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   completed_at: Timestamp | null;
+  /** The worker attempt that owns the job: it presents this token on every write. */
+  lease_token: string | null;
+  lease_expires_at: Timestamp | null;
+  /** Who holds the lease (host and process id), for operators. */
+  lease_holder: string | null;
+  /** Worker attempts started on the job (1 on the first run). */
+  attempts: Generated<number>;
 }
 
 export interface JobFilesTable {

@@ -264,6 +264,10 @@ export class JobsService {
     const key = jobObjectKey(found.id, 'thumbnail.jpg');
     await this.ctx.store.put(key, jpeg, 'image/jpeg');
     await this.jobs.update(found.id, { thumbnailKey: key });
+    // The owner's picture replaces one the worker made; that one is no longer needed.
+    if (found.thumbnailKey !== null && found.thumbnailKey !== key) {
+      await this.ctx.store.delete(found.thumbnailKey);
+    }
   }
 
   private thumbnailUrl(job: JobRecord): Promise<string | null> {

@@ -14,6 +14,7 @@ import { badRequest, conflict, notFound, paymentRequired, payloadTooLarge } from
 import { CreditsRepository, InsufficientCreditsError } from '../repositories/credits.repository.js';
 import { JobsRepository } from '../repositories/jobs.repository.js';
 import { UploadsRepository } from '../repositories/uploads.repository.js';
+import { MediaRefusal, verifyStoredUpload } from '../jobs/upload-verification.js';
 import { newUploadKey } from '../storage/keys.js';
 
 /** A browser video type: video/*, never audio or anything else (spec section 5). */
@@ -55,8 +56,10 @@ export class UploadService {
   }
 
   /**
-   * Checks the stored upload itself (owner, presence, real size and the user's limits), then in
-   * one transaction creates the job and spends one creator credit for it.
+   * Checks the stored upload itself (owner, presence, real size, then its content: a video
+   * container with video and audio streams, and the user's duration limit, read by ffprobe),
+   * then in one transaction creates the job, spends one creator credit and enqueues it.
+   * A refused file is deleted from storage; nothing else is written.
    */
   async processVideo(
     user: AuthUser,
@@ -81,13 +84,25 @@ export class UploadService {
     }
     const stored = await this.ctx.store.head(upload.key);
     if (!stored) throw badRequest('The upload did not arrive. Please upload the file again.');
-    if (stored.size === 0) throw badRequest(MESSAGES.invalidVideo);
+    if (stored.size === 0) {
+      await this.ctx.store.delete(upload.key);
+      throw badRequest(MESSAGES.invalidVideo);
+    }
     if (limited && stored.size > MAX_UPLOAD_BYTES) {
       await this.ctx.store.delete(upload.key);
       throw payloadTooLarge(MESSAGES.fileTooLarge(formatMegabytes(stored.size)));
     }
+    let facts;
+    try {
+      facts = await verifyStoredUpload(this.ctx.store, upload.key, { limited });
+    } catch (error) {
+      // The file can never become a lesson: do not keep it.
+      if (error instanceof MediaRefusal) await this.ctx.store.delete(upload.key);
+      throw error;
+    }
     const jobId = randomUUID();
     const requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    const queue = this.ctx.queue;
     try {
       await this.ctx.database.db.transaction().execute(async (trx) => {
         const claimed = await this.uploads.claim(trx, upload.key, jobId);
@@ -100,9 +115,9 @@ export class UploadService {
           fileSize: stored.size,
           fileType: request.fileType,
           uploadKey: upload.key,
-          config: { ...request.config },
+          config: { ...request.config, metadata: { duration: facts.durationSeconds } },
           message: MESSAGES.defaultProcessingMessage,
-          duration: declared,
+          duration: facts.durationSeconds,
         });
         await this.credits.spend(trx, {
           userId: user.uid,
@@ -111,6 +126,8 @@ export class UploadService {
           reason: 'job_create',
           ref: jobId,
         });
+        // In the same transaction: a job is never accepted without its queue entry.
+        await queue?.enqueue({ jobId, requestId }, trx);
       });
     } catch (error) {
       if (error instanceof InsufficientCreditsError) {
@@ -118,7 +135,7 @@ export class UploadService {
       }
       throw error;
     }
-    await this.ctx.queue?.enqueue({ jobId, requestId });
+    queue?.notifyEnqueued();
     return { success: true, message: 'Video submitted for processing.', requestId, jobId };
   }
 }

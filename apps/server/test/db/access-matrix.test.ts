@@ -2,6 +2,7 @@ import type { SignedUploadResponse } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobObjectKey } from '../../src/storage/keys.js';
 import { SAMPLE_NOTES, createLesson } from '../support/fixtures.js';
+import { tinyVideo } from '../support/media.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
 import { testDatabaseDriver } from '../support/test-database.js';
 
@@ -243,10 +244,14 @@ describe(`access matrix (${testDatabaseDriver()})`, () => {
     const signed = (await (
       await server.request('POST', '/api/generate-signed-upload-url', {
         token: users.owner.token,
-        json: { fileName: 'a.mp4', fileType: 'video/mp4', fileSize: 5 },
+        json: { fileName: 'a.mp4', fileType: 'video/mp4', fileSize: tinyVideo().length },
       })
     ).json()) as SignedUploadResponse;
-    await fetch(signed.signedUrl, { method: 'PUT', headers: signed.headers, body: 'abcde' });
+    await fetch(signed.signedUrl, {
+      method: 'PUT',
+      headers: signed.headers,
+      body: new Uint8Array(tinyVideo()),
+    });
     const priv = await createLesson(server, users.owner);
     const shared = await createLesson(server, users.owner, { shared: true });
     const downloadUrl = await server.ctx.store.createDownloadUrl(

@@ -1,6 +1,7 @@
 import { MESSAGES, type SignedUploadResponse } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_NOTES, completeJob, createLesson, submitUpload } from '../support/fixtures.js';
+import { tinyVideo } from '../support/media.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
 import { testDatabaseDriver } from '../support/test-database.js';
 
@@ -116,7 +117,10 @@ describe(`API contract (${testDatabaseDriver()})`, () => {
   });
 
   describe('process-video', () => {
-    async function signed(user: TestUser, bytes = Buffer.from('video bytes')) {
+    async function signed(
+      user: TestUser,
+      bytes: Uint8Array<ArrayBuffer> = new Uint8Array(tinyVideo()),
+    ) {
       const res = await server.request('POST', '/api/generate-signed-upload-url', {
         token: user.token,
         json: { fileName: 'take.mp4', fileType: 'video/mp4', fileSize: bytes.length },

@@ -1,45 +1,38 @@
-import type {
-  ChordEvent,
-  NoteEvent,
-  ProcessVideoResponse,
-  SignedUploadResponse,
+import {
+  type ChordEvent,
+  type NoteEvent,
+  type ProcessVideoResponse,
+  type SignedUploadResponse,
+  plainNote,
 } from '@riffscribe/core';
 import { sql } from 'kysely';
 import { jobObjectKey } from '../../src/storage/keys.js';
+import { tinyVideo } from './media.js';
 import type { TestServer, TestUser } from './test-server.js';
 
 /** A few notes and chords in the engine's output format. */
 export const SAMPLE_NOTES: NoteEvent[] = [
-  {
+  plainNote({
     time: 0.5,
     end_time: 1,
     string: 3,
     fret: 2,
-    event_type: 'note',
-    pitch_arr: [1, 1],
-    mute: false,
-    vibrato: '',
-    bend_to_fret: null,
-    release_to_fret: null,
-    leading_slide: false,
-    trailing_slide: false,
-    leading_hammer_on: false,
-    trailing_hammer_on: false,
-    leading_pull_off: false,
-    trailing_pull_off: false,
-  },
+  }),
 ];
 export const SAMPLE_CHORDS: ChordEvent[] = [
   { time: 0.5, end_time: 2, chord: 'Am', event_type: 'chord' },
 ];
 
-/** Uploads some bytes through the real signed-URL flow and submits them; returns the answer. */
+/**
+ * Uploads a file (by default a tiny real video, since process-video probes it) through the real
+ * signed-URL flow and submits it; returns the answer.
+ */
 export async function submitUpload(
   server: TestServer,
   user: TestUser,
   options: { bytes?: Buffer; duration?: number | null } = {},
 ): Promise<ProcessVideoResponse> {
-  const bytes = options.bytes ?? Buffer.from('not really a video, the pipeline checks that later');
+  const bytes = options.bytes ?? tinyVideo();
   const signed = await server.request('POST', '/api/generate-signed-upload-url', {
     token: user.token,
     json: {

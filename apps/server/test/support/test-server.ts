@@ -8,7 +8,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { accessTokenKey, issueAccessToken } from '../../src/auth/tokens.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
-import { JobQueue } from '../../src/queue/job-queue.js';
+import { JobQueue, type JobQueueOptions } from '../../src/queue/job-queue.js';
 import { createObjectStore } from '../../src/storage/create-store.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
@@ -68,7 +68,13 @@ export interface TestServer {
  * project selects), its own storage directory and a generated secret.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; testDb?: TestDatabase; queue?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    testDb?: TestDatabase;
+    queue?: boolean;
+    /** Retry delay and expiry of the job queue (the schema follows the test database). */
+    queueOptions?: Omit<JobQueueOptions, 'schema'>;
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'riffscribe-test-'));
@@ -88,10 +94,10 @@ export async function startTestServer(
   const queue =
     options.queue === false
       ? null
-      : await JobQueue.start(
-          testDb.database,
-          testDb.searchPath ? { schema: testDb.searchPath } : {},
-        );
+      : await JobQueue.start(testDb.database, {
+          ...options.queueOptions,
+          ...(testDb.searchPath ? { schema: testDb.searchPath } : {}),
+        });
   const ctx: AppContext = {
     config,
     database: testDb.database,

@@ -1,0 +1,64 @@
+import type { EngineErrorCode, MediaInfo, Progress, Transcription } from '@riffscribe/engine';
+
+export type { EngineErrorCode };
+
+/**
+ * The part of `@riffscribe/engine` the pipeline uses, stated here so that the server depends on
+ * a small, fixed surface: probeMedia, transcribe, findFfmpeg, findFfprobe. The engine is loaded
+ * lazily (it brings TensorFlow.js with it), in the engine child process for transcription and
+ * in the API process for probing only.
+ */
+
+/** Facts about a media file (engine `probeMedia`). */
+export type MediaFacts = Pick<
+  MediaInfo,
+  'durationSeconds' | 'hasAudio' | 'hasVideo' | 'formatName' | 'width' | 'height'
+>;
+
+/** Engine progress: its stage name, its own percent 0..100 and a sentence. */
+export type EngineProgress = Progress;
+
+/** What `transcribe` returns: the results file, notes and chords. */
+export type EngineTranscription = Transcription;
+
+/** The engine functions the pipeline calls. */
+export type EngineApi = Pick<
+  typeof import('@riffscribe/engine'),
+  'probeMedia' | 'transcribe' | 'findFfmpeg' | 'findFfprobe'
+>;
+
+/** Every code of the engine's expected failures (EngineError); the compiler keeps it complete. */
+const ENGINE_CODES: Record<EngineErrorCode, true> = {
+  empty_file: true,
+  unreadable_media: true,
+  no_audio_stream: true,
+  too_long: true,
+  timeout: true,
+  cancelled: true,
+  model_failed: true,
+};
+
+/** An engine failure as it crosses a process boundary: its code and its sentence. */
+export interface EngineFailure {
+  code: EngineErrorCode;
+  message: string;
+}
+
+/** The code and message of an EngineError (by shape: it may come from another module copy). */
+export function asEngineFailure(error: unknown): EngineFailure | null {
+  if (!(error instanceof Error) || !('code' in error)) return null;
+  const code = error.code;
+  if (typeof code !== 'string' || !Object.hasOwn(ENGINE_CODES, code)) return null;
+  return { code: code as EngineErrorCode, message: error.message };
+}
+
+let loaded: Promise<EngineApi> | null = null;
+
+/** Loads the engine once per process. */
+export function loadEngine(): Promise<EngineApi> {
+  loaded ??= import('@riffscribe/engine').catch((error: unknown) => {
+    loaded = null;
+    throw error;
+  });
+  return loaded;
+}

@@ -1,0 +1,224 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import {
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+  REJECT_VIDEO_OVER_SECONDS,
+  formatMegabytes,
+  isPrivileged,
+  uploadConfigSchema,
+  type JobStage,
+  type UploadConfig,
+} from '@riffscribe/core';
+import type {
+  CompletedOutputs,
+  LeasedJob,
+  StageUpdate,
+} from '../repositories/job-leases.repository.js';
+import type { JobFile } from '../repositories/job-files.repository.js';
+import { jobObjectKey } from '../storage/keys.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import type { EngineHost } from './engine-host.js';
+import { PermanentJobError } from './failures.js';
+import { STAGE_MESSAGES, jobStageOf, progressPlan, spanPercent } from './stages.js';
+import { checkMediaFacts } from './upload-verification.js';
+import { makeThumbnail, transcodeForBrowser } from './video.js';
+
+/** Output files of a job and where they are stored. Keys are fixed per job, so a rerun overwrites. */
+export const OUTPUT_FILES = {
+  results: {
+    key: (id: string) => jobObjectKey(id, 'results.json', 'original'),
+    type: 'application/json',
+  },
+  notes: {
+    key: (id: string) => jobObjectKey(id, 'notes.json', 'original'),
+    type: 'application/json',
+  },
+  chords: {
+    key: (id: string) => jobObjectKey(id, 'chords.json', 'original'),
+    type: 'application/json',
+  },
+  'video.mp4': {
+    key: (id: string) => jobObjectKey(id, 'video.mp4', 'original'),
+    type: 'video/mp4',
+  },
+} as const;
+
+/** The thumbnail the worker makes when the owner's browser sent none. */
+export const generatedThumbnailKey = (jobId: string) => jobObjectKey(jobId, 'poster.jpg');
+
+/** Every object key a job's processing may write. */
+export function outputKeys(jobId: string): string[] {
+  return [...Object.values(OUTPUT_FILES).map((f) => f.key(jobId)), generatedThumbnailKey(jobId)];
+}
+
+/** Deletes whatever a failed job's attempts stored (its upload and the owner's thumbnail stay). */
+export async function removeOutputs(store: ObjectStore, jobId: string): Promise<void> {
+  await Promise.allSettled(outputKeys(jobId).map((key) => store.delete(key)));
+}
+
+export interface HandlerDeps {
+  store: ObjectStore;
+  engine: EngineHost;
+  /** ffmpeg binary for the browser video and the thumbnail. */
+  ffmpeg: () => Promise<string>;
+  /** Writes stage, percent and message to the job (lease-checked by the caller). */
+  report: (update: StageUpdate) => Promise<void>;
+  signal: AbortSignal;
+  /** Upper bound of one ffmpeg run, in milliseconds. */
+  toolTimeoutMs: number;
+  /** Directory for per-job working files (default: the system temp directory). */
+  workRoot?: string;
+  log: { warn: (object: object, message: string) => void };
+}
+
+function update(stage: JobStage, progress: number, message?: string): StageUpdate {
+  return { stage, progress, message: message ?? STAGE_MESSAGES[stage] };
+}
+
+/** The job's stored config, completed with the spec's defaults. */
+function jobConfig(job: LeasedJob): UploadConfig {
+  const parsed = uploadConfigSchema.safeParse(job.config);
+  if (!parsed.success) throw new PermanentJobError('The job settings are not valid.');
+  return parsed.data;
+}
+
+/**
+ * Processes one leased job and returns its outputs, stored but not yet recorded: downloads the
+ * upload, checks it again (it could have been replaced since it was accepted), transcribes it in
+ * the engine child, makes the browser video and the thumbnail, and writes every output to
+ * storage. The caller records them and completes the job only if it still holds the lease.
+ *
+ * @throws PermanentJobError, MediaRefusal, engine errors, storage errors (see failures.ts).
+ */
+export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<CompletedOutputs> {
+  const config = jobConfig(job);
+  const limited = !isPrivileged(job.ownerRole);
+  const withVideo = !config.skip_video_generation;
+  const plan = progressPlan(withVideo);
+  const workDir = path.join(deps.workRoot ?? tmpdir(), `riffscribe-job-${job.id}-${job.attempts}`);
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true, mode: 0o700 });
+  try {
+    await deps.report(update('probing', 1));
+    const stored = await deps.store.head(job.uploadKey);
+    if (!stored) throw new PermanentJobError('The uploaded file is no longer in storage.');
+    if (limited && stored.size > MAX_UPLOAD_BYTES) {
+      throw new PermanentJobError(MESSAGES.fileTooLarge(formatMegabytes(stored.size)));
+    }
+    const input = path.join(workDir, 'input');
+    await pipeline(await deps.store.get(job.uploadKey), createWriteStream(input, { mode: 0o600 }));
+
+    const facts = await deps.engine.probe(input, deps.signal);
+    checkMediaFacts(facts, limited);
+
+    const transcription = await deps.engine.transcribe(input, config, {
+      signal: deps.signal,
+      ...(limited ? { maxDurationSeconds: REJECT_VIDEO_OVER_SECONDS } : {}),
+      onProgress: (p) => {
+        const stage = jobStageOf(p.stage);
+        const percent = spanPercent(plan.engineFrom, plan.engineTo, p.percent);
+        const message = p.message.trim() || STAGE_MESSAGES[stage];
+        void deps.report(update(stage, percent, message)).catch(() => undefined);
+      },
+    });
+    const duration =
+      Number.isFinite(transcription.results.duration) && transcription.results.duration > 0
+        ? transcription.results.duration
+        : facts.durationSeconds;
+
+    const ffmpeg = await deps.ffmpeg();
+    const videoFile = path.join(workDir, 'video.mp4');
+    if (withVideo) {
+      await deps.report(update('final_video_generation', plan.videoFrom));
+      let reported = -1;
+      await transcodeForBrowser({
+        ffmpeg,
+        input,
+        output: videoFile,
+        durationSeconds: facts.durationSeconds,
+        timeoutMs: deps.toolTimeoutMs,
+        signal: deps.signal,
+        onProgress: (percent) => {
+          const overall = spanPercent(plan.videoFrom, plan.videoTo, percent);
+          if (overall === reported) return;
+          reported = overall;
+          void deps.report(update('final_video_generation', overall)).catch(() => undefined);
+        },
+      });
+    }
+
+    let thumbnail: string | null = null;
+    if (job.thumbnailKey === null) {
+      const file = path.join(workDir, 'poster.jpg');
+      try {
+        await makeThumbnail({
+          ffmpeg,
+          input,
+          output: file,
+          atSeconds: Math.min(1, facts.durationSeconds / 2),
+          timeoutMs: Math.min(deps.toolTimeoutMs, 60_000),
+          signal: deps.signal,
+        });
+        thumbnail = file;
+      } catch (error) {
+        // A lesson without a picture in the lists is still a lesson.
+        deps.log.warn({ err: error, jobId: job.id }, 'thumbnail failed');
+      }
+    }
+
+    await deps.report(
+      update(
+        withVideo ? 'final_video_generation' : 'detecting_chords',
+        plan.storing,
+        'Saving your lesson...',
+      ),
+    );
+    const files: JobFile[] = [];
+    const putJson = async (name: 'results' | 'notes' | 'chords', value: unknown) => {
+      const body = Buffer.from(JSON.stringify(value));
+      const spec = OUTPUT_FILES[name];
+      await deps.store.put(spec.key(job.id), body, spec.type);
+      files.push({
+        jobId: job.id,
+        name,
+        version: 'original',
+        key: spec.key(job.id),
+        contentType: spec.type,
+        size: body.length,
+      });
+    };
+    await putJson('results', { ...transcription.results, duration });
+    await putJson('notes', transcription.notes);
+    await putJson('chords', transcription.chords);
+    if (withVideo) {
+      const spec = OUTPUT_FILES['video.mp4'];
+      const size = (await stat(videoFile)).size;
+      await deps.store.put(spec.key(job.id), createReadStream(videoFile), spec.type);
+      files.push({
+        jobId: job.id,
+        name: 'video.mp4',
+        version: 'original',
+        key: spec.key(job.id),
+        contentType: spec.type,
+        size,
+      });
+    }
+    let generatedThumbnail: string | null = null;
+    if (thumbnail !== null) {
+      generatedThumbnail = generatedThumbnailKey(job.id);
+      await deps.store.put(generatedThumbnail, createReadStream(thumbnail), 'image/jpeg');
+    }
+    return {
+      files,
+      duration,
+      generatedThumbnailKey: generatedThumbnail,
+      message: MESSAGES.processingComplete,
+    };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,170 @@
+import path from 'node:path';
+import { MediaToolError } from './failures.js';
+import { runTool } from './run-tool.js';
+
+/**
+ * The worker's own ffmpeg work: a browser-safe copy of the upload and a thumbnail. Inputs are
+ * read as `file:<absolute path>` with `-protocol_whitelist file` and a whitelist of video
+ * demuxers, so no playlist or list of files is ever followed.
+ */
+
+const VIDEO_DEMUXERS = 'mov,matroska,webm,avi,flv,asf,mpeg,mpegts,ogg';
+
+/** The largest short side of the browser video, in pixels (1080p). */
+export const MAX_VIDEO_SHORT_SIDE = 1080;
+
+function inputArgs(file: string): string[] {
+  return [
+    '-protocol_whitelist',
+    'file',
+    '-format_whitelist',
+    VIDEO_DEMUXERS,
+    '-i',
+    `file:${path.resolve(file)}`,
+  ];
+}
+
+/**
+ * Scales so that the short side is at most MAX_VIDEO_SHORT_SIDE, keeping the aspect ratio, with
+ * even dimensions (H.264 4:2:0 needs them) and square pixels.
+ */
+const SCALE_FILTER =
+  `scale=w='if(gte(iw,ih),-2,trunc(min(iw,${MAX_VIDEO_SHORT_SIDE})/2)*2)'` +
+  `:h='if(gte(iw,ih),trunc(min(ih,${MAX_VIDEO_SHORT_SIDE})/2)*2,-2)',setsar=1`;
+
+export interface TranscodeOptions {
+  ffmpeg: string;
+  input: string;
+  output: string;
+  /** Length of the input in seconds (for progress and as an upper bound of the output). */
+  durationSeconds: number;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Percent 0..100 of the encoding done. */
+  onProgress?: (percent: number) => void;
+}
+
+function failure(what: string, result: { code: number | null; stderr: string }): Error {
+  const detail = result.stderr.trim().split('\n').at(-1) ?? '';
+  if (result.code === null) {
+    // Killed (out of memory, or by the machine): not the file's fault, so retryable.
+    return new Error(`ffmpeg was stopped while ${what}.`);
+  }
+  return new MediaToolError(
+    `The video could not be converted for playback (${what}: ${detail.slice(0, 200)}).`,
+  );
+}
+
+/**
+ * Writes `output`: H.264 (yuv420p, high profile) and AAC in MP4 with the index at the front
+ * (faststart), at most 1080p and 60 fps, so that it plays and seeks in every browser.
+ */
+export async function transcodeForBrowser(options: TranscodeOptions): Promise<void> {
+  const totalUs = Math.max(1, options.durationSeconds * 1e6);
+  let pending = '';
+  const result = await runTool(
+    options.ffmpeg,
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-v',
+      'error',
+      ...inputArgs(options.input),
+      '-map',
+      '0:v:0',
+      '-map',
+      '0:a:0',
+      '-t',
+      String(Math.ceil(options.durationSeconds + 1)),
+      '-vf',
+      SCALE_FILTER,
+      '-fpsmax',
+      '60',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-profile:v',
+      'high',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '160k',
+      '-ac',
+      '2',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-progress',
+      'pipe:1',
+      '-nostats',
+      '-y',
+      options.output,
+    ],
+    {
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      onStdout: (chunk) => {
+        const lines = (pending + chunk.toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const match = /^out_time_(?:us|ms)=(\d+)$/.exec(line.trim());
+          if (match) options.onProgress?.(Math.min(100, (Number(match[1]) / totalUs) * 100));
+        }
+      },
+    },
+  );
+  if (result.aborted) throw new Error('The video conversion was cancelled.');
+  if (result.timedOut) {
+    throw new MediaToolError('The video took too long to convert for playback.');
+  }
+  if (result.code !== 0) throw failure('encoding', result);
+}
+
+export interface ThumbnailOptions {
+  ffmpeg: string;
+  input: string;
+  output: string;
+  /** Where to take the frame, in seconds from the start. */
+  atSeconds: number;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+/** Writes a JPEG frame of the video, at most 640 pixels wide. */
+export async function makeThumbnail(options: ThumbnailOptions): Promise<void> {
+  const result = await runTool(
+    options.ffmpeg,
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-v',
+      'error',
+      '-ss',
+      options.atSeconds.toFixed(3),
+      ...inputArgs(options.input),
+      '-map',
+      '0:v:0',
+      '-frames:v',
+      '1',
+      '-vf',
+      "scale='min(640,iw)':-2",
+      '-q:v',
+      '4',
+      '-f',
+      'image2',
+      '-c:v',
+      'mjpeg',
+      '-y',
+      options.output,
+    ],
+    { timeoutMs: options.timeoutMs, signal: options.signal },
+  );
+  if (result.aborted) throw new Error('The thumbnail was cancelled.');
+  if (result.code !== 0 || result.timedOut) throw failure('making the thumbnail', result);
+}

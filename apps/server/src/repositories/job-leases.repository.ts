@@ -1,0 +1,326 @@
+import { MESSAGES, type Role } from '@riffscribe/core';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { CreditsRepository } from './credits.repository.js';
+import type { JobFile } from './job-files.repository.js';
+
+/** What a worker needs to know about the job it leased. */
+export interface LeasedJob {
+  id: string;
+  requestId: string;
+  ownerUid: string;
+  ownerRole: Role;
+  uploadKey: string;
+  fileName: string;
+  fileSize: number;
+  config: Record<string, unknown>;
+  thumbnailKey: string | null;
+  /** Attempts started so far, this one included. */
+  attempts: number;
+  /** The token this attempt presents on every write. */
+  token: string;
+}
+
+/** Why a lease could not be taken. */
+export type ClaimRefusal = 'missing' | 'finished' | 'held';
+
+export interface StageUpdate {
+  stage: string;
+  /** Overall percent, 0..100. */
+  progress: number;
+  message: string;
+}
+
+/** A finished job's outputs, recorded in the same transaction that marks it completed. */
+export interface CompletedOutputs {
+  files: JobFile[];
+  /** Length of the analysed media in seconds. */
+  duration: number;
+  /** The thumbnail made by the worker, used only when the owner's browser sent none. */
+  generatedThumbnailKey: string | null;
+  message: string;
+}
+
+const seconds = (n: number) => sql<Date>`now() + ${n} * interval '1 second'`;
+
+/**
+ * Leases on job rows. A worker attempt owns a job while `lease_token` is its token and
+ * `lease_expires_at` is in the future; every write it makes is conditional on that token
+ * (fencing), so a worker that lost its lease (paused, partitioned, presumed dead) can no longer
+ * change the job, and a job's outcome and credit movements are recorded exactly once.
+ */
+export class JobLeasesRepository {
+  private readonly credits = new CreditsRepository();
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * Takes the lease of an unfinished job whose lease is free or expired: status processing,
+   * attempts + 1. Returns the job, or why it could not be taken.
+   */
+  async claim(
+    jobId: string,
+    lease: { token: string; holder: string; seconds: number; update: StageUpdate },
+  ): Promise<LeasedJob | ClaimRefusal> {
+    const row = await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'processing',
+        stage: lease.update.stage,
+        progress: lease.update.progress,
+        message: lease.update.message,
+        error: null,
+        lease_token: lease.token,
+        lease_holder: lease.holder,
+        lease_expires_at: seconds(lease.seconds),
+        attempts: sql`attempts + 1`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', jobId)
+      .where('status', 'in', ['queued', 'processing'])
+      .where((eb) =>
+        eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<', sql<Date>`now()`)]),
+      )
+      .returning([
+        'id',
+        'request_id',
+        'owner_uid',
+        'upload_key',
+        'file_name',
+        'file_size',
+        'config',
+        'thumbnail_key',
+        'attempts',
+      ])
+      .executeTakeFirst();
+    if (!row) {
+      const current = await this.db
+        .selectFrom('jobs')
+        .select('status')
+        .where('id', '=', jobId)
+        .executeTakeFirst();
+      if (!current) return 'missing';
+      return current.status === 'completed' || current.status === 'failed' ? 'finished' : 'held';
+    }
+    const owner = await this.db
+      .selectFrom('users')
+      .select('role')
+      .where('id', '=', row.owner_uid)
+      .executeTakeFirst();
+    return {
+      id: row.id,
+      requestId: row.request_id,
+      ownerUid: row.owner_uid,
+      ownerRole: (owner?.role ?? 'user') as Role,
+      uploadKey: row.upload_key,
+      fileName: row.file_name,
+      fileSize: Number(row.file_size),
+      config: row.config,
+      thumbnailKey: row.thumbnail_key,
+      attempts: row.attempts,
+      token: lease.token,
+    };
+  }
+
+  /** Extends the lease; false when this attempt no longer holds it. */
+  async renew(jobId: string, token: string, leaseSeconds: number): Promise<boolean> {
+    const row = await this.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: seconds(leaseSeconds) })
+      .where('id', '=', jobId)
+      .where('lease_token', '=', token)
+      .where('status', '=', 'processing')
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Writes the live stage, percent and message; false when the lease is gone. */
+  async progress(jobId: string, token: string, update: StageUpdate): Promise<boolean> {
+    const row = await this.db
+      .updateTable('jobs')
+      .set({
+        stage: update.stage,
+        progress: Math.max(0, Math.min(100, Math.round(update.progress))),
+        message: update.message,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', jobId)
+      .where('lease_token', '=', token)
+      .where('status', '=', 'processing')
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Records the outputs and marks the job completed, in one transaction, only while `token`
+   * holds the lease. False when it does not (another attempt owns the job now).
+   */
+  async complete(jobId: string, token: string, outputs: CompletedOutputs): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('jobs')
+        .set({
+          status: 'completed',
+          stage: 'completed',
+          progress: 100,
+          message: outputs.message,
+          error: null,
+          duration: outputs.duration,
+          lease_token: null,
+          lease_expires_at: null,
+          lease_holder: null,
+          completed_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', jobId)
+        .where('lease_token', '=', token)
+        .where('status', '=', 'processing')
+        .returning('id')
+        .executeTakeFirst();
+      if (!row) return false;
+      for (const file of outputs.files) {
+        await trx
+          .insertInto('job_files')
+          .values({
+            job_id: file.jobId,
+            name: file.name,
+            version: file.version,
+            key: file.key,
+            content_type: file.contentType,
+            size: file.size,
+          })
+          .onConflict((oc) =>
+            oc.columns(['job_id', 'name', 'version']).doUpdateSet({
+              key: file.key,
+              content_type: file.contentType,
+              size: file.size,
+              created_at: sql`now()`,
+            }),
+          )
+          .execute();
+      }
+      if (outputs.generatedThumbnailKey !== null) {
+        // The browser's own thumbnail, when it arrived, wins.
+        await trx
+          .updateTable('jobs')
+          .set({ thumbnail_key: outputs.generatedThumbnailKey })
+          .where('id', '=', jobId)
+          .where('thumbnail_key', 'is', null)
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Fails the job for good and refunds its creator credit, in one transaction. With a token,
+   * only while that attempt holds the lease; without one (the reaper), only while the job is
+   * unfinished and nobody holds a live lease. Returns false when nothing changed.
+   */
+  async fail(jobId: string, token: string | null, reason: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .updateTable('jobs')
+        .set({
+          status: 'failed',
+          stage: 'failed',
+          message: MESSAGES.jobFailed,
+          error: reason,
+          lease_token: null,
+          lease_expires_at: null,
+          lease_holder: null,
+          completed_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', jobId)
+        .where('status', 'in', ['queued', 'processing']);
+      query =
+        token === null
+          ? query.where((eb) =>
+              eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<', sql<Date>`now()`)]),
+            )
+          : query.where('lease_token', '=', token);
+      const row = await query.returning('owner_uid').executeTakeFirst();
+      if (!row) return false;
+      await this.refund(trx, jobId, row.owner_uid);
+      return true;
+    });
+  }
+
+  /** Returns the creator credit spent on the job, once, if one was spent. */
+  private async refund(trx: Kysely<DB>, jobId: string, ownerUid: string): Promise<void> {
+    const spent = await this.credits.countMovements(trx, {
+      userId: ownerUid,
+      kind: 'creator',
+      reason: 'job_create',
+      ref: jobId,
+    });
+    if (spent === 0) return;
+    await this.credits.grant(trx, {
+      userId: ownerUid,
+      kind: 'creator',
+      amount: 1,
+      reason: 'job_refund',
+      ref: jobId,
+    });
+  }
+
+  /**
+   * Gives the job back to the queue for a retry: status queued, lease cleared. With a token,
+   * only while that attempt holds the lease; without one, only when its lease has expired.
+   */
+  async release(jobId: string, token: string | null, message: string): Promise<boolean> {
+    let query = this.db
+      .updateTable('jobs')
+      .set({
+        status: 'queued',
+        stage: 'queued',
+        progress: 0,
+        message,
+        lease_token: null,
+        lease_expires_at: null,
+        lease_holder: null,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', jobId)
+      .where('status', '=', 'processing');
+    query =
+      token === null
+        ? query.where('lease_expires_at', '<', sql<Date>`now()`)
+        : query.where('lease_token', '=', token);
+    const row = await query.returning('id').executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Jobs in processing whose lease ran out (their worker died or stopped responding). */
+  async expired(limit = 50): Promise<{ id: string; attempts: number }[]> {
+    return this.db
+      .selectFrom('jobs')
+      .select(['id', 'attempts'])
+      .where('status', '=', 'processing')
+      .where('lease_expires_at', '<', sql<Date>`now()`)
+      .orderBy('lease_expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Queued jobs untouched for `olderThanSeconds`: the reaper checks their queue entries. */
+  async waiting(olderThanSeconds: number, limit = 50): Promise<{ id: string }[]> {
+    return this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'queued')
+      .where('updated_at', '<', sql<Date>`now() - ${olderThanSeconds} * interval '1 second'`)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The database's clock, so that lease arithmetic never mixes two machines' clocks. */
+  async now(): Promise<Date> {
+    const row = await sql<{ now: Date }>`select now() as now`.execute(this.db);
+    return new Date(row.rows[0]?.now ?? Date.now());
+  }
+}
