@@ -37,7 +37,8 @@ describe('sign-in in Chromium on embedded defaults', () => {
       page.getByRole('button', { name: /sign in/i }).click(),
     ]);
 
-    await page.getByRole('heading', { name: 'Welcome, @ada' }).waitFor();
+    await page.getByRole('heading', { name: 'Upload your playing' }).waitFor();
+    await page.getByText('@ada', { exact: true }).waitFor();
     await page.getByText('3 creator · 10 view').waitFor();
     await screenshot(page, 'signed-in-1440');
 

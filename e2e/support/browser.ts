@@ -30,6 +30,10 @@ export function launchChromium(
 /** Saves a full-page screenshot under e2e/screenshots/<name>.png (looked at by a person). */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // A full-page picture of a scrolled page draws a sticky header mid-page.
+  await page.evaluate(() => {
+    window.scrollTo({ top: 0, behavior: 'instant' });
+  });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;

@@ -61,17 +61,30 @@ class Session {
     if (this.token) headers.set('authorization', `Bearer ${this.token}`);
     const res = await fetch(path, { ...init, headers });
     if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as ApiError | null;
-      throw new ApiRequestError(res.status, body?.error ?? `Request failed (${res.status}).`);
+      const body = (await res.json().catch(() => null)) as
+        (Partial<ApiError> & { message?: unknown }) | null;
+      const serverText =
+        typeof body?.error === 'string' && body.error
+          ? body.error
+          : typeof body?.message === 'string' && body.message
+            ? body.message
+            : null;
+      throw new ApiRequestError(
+        res.status,
+        serverText ?? `Request failed (${res.status}).`,
+        serverText,
+      );
     }
     return (res.status === 204 ? undefined : await res.json()) as T;
   }
 }
 
+/** An /api answer with an error status; serverText is the answer's own `error` (or `message`). */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly serverText: string | null = null,
   ) {
     super(message);
     this.name = 'ApiRequestError';

@@ -1,0 +1,175 @@
+import {
+  MESSAGES,
+  STATUS_POLL_INTERVAL_MS,
+  SUCCESS_DELAY_MS,
+  type ProcessVideoResponse,
+} from '@riffscribe/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useEffectEvent, useReducer } from 'react';
+import { useSearchParams } from 'react-router';
+import { api } from '../../api/endpoints';
+import { ApiRequestError } from '../../api/session';
+import { INITIAL_HOME_STATE, homeReducer, stateJobId, type HomeAction } from './homeFlow';
+
+const JOB_PARAMS = ['jobId', 'job_id'] as const;
+
+async function loadJob(jobId: string): Promise<HomeAction> {
+  try {
+    const { job } = await api.job(jobId);
+    return {
+      type: 'loaded',
+      status: job.status,
+      job: {
+        jobId: job.id,
+        requestId: job.requestId,
+        fileName: job.fileName,
+        message: job.message || MESSAGES.defaultProcessingMessage,
+        stage: job.stage,
+        progress: job.progress,
+        error: job.error,
+      },
+    };
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 404) {
+      // Not ours: a lesson someone shared still opens (only finished lessons can be shared).
+      const meta = await api.jobMeta(jobId).catch(() => null);
+      if (meta) {
+        return {
+          type: 'loaded',
+          status: 'completed',
+          job: {
+            jobId,
+            requestId: '',
+            fileName: meta.fileName,
+            message: MESSAGES.processingComplete,
+            stage: 'completed',
+            progress: 100,
+            error: null,
+          },
+        };
+      }
+      return { type: 'loadFailed', message: MESSAGES.failedToLoadJob };
+    }
+    return { type: 'loadFailed', message: MESSAGES.failedToLoadJobStatus };
+  }
+}
+
+/**
+ * The home page's state machine with its side effects: the jobId/job_id and reset=1 query
+ * parameters, loading a job by id, polling check-status every 10 s while processing (poll
+ * errors are only logged) and the 2 s pause before success on desktop (none on mobile).
+ */
+export function useHomeFlow(options: { signedIn: boolean; isMobile: boolean }) {
+  const { signedIn, isMobile } = options;
+  const [state, dispatch] = useReducer(homeReducer, INITIAL_HOME_STATE);
+  const [params, setParams] = useSearchParams();
+  const queryClient = useQueryClient();
+  const wantedJobId = (params.get('jobId') ?? params.get('job_id') ?? '').trim() || null;
+  const resetRequested = params.get('reset') === '1';
+  const currentJobId = stateJobId(state);
+
+  const setJobParam = useCallback(
+    (jobId: string | null) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const p of JOB_PARAMS) next.delete(p);
+          next.delete('reset');
+          if (jobId) next.set('jobId', jobId);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
+  useEffect(() => {
+    if (!resetRequested) return;
+    dispatch({ type: 'reset' });
+    setJobParam(null);
+  }, [resetRequested, setJobParam]);
+
+  // Reads the device and the shown job when the wanted job changes, without reacting to them:
+  // turning a window narrow or wide must not reload the job.
+  const openWanted = useEffectEvent((jobId: string) => {
+    if (jobId === currentJobId) return undefined;
+    if (isMobile) {
+      dispatch({ type: 'openOnMobile', jobId });
+      return undefined;
+    }
+    dispatch({ type: 'load', jobId });
+    let cancelled = false;
+    void loadJob(jobId).then((action) => {
+      if (!cancelled) dispatch(action);
+    });
+    return () => {
+      cancelled = true;
+    };
+  });
+
+  useEffect(() => {
+    if (resetRequested || !signedIn || !wantedJobId) return;
+    return openWanted(wantedJobId);
+  }, [wantedJobId, signedIn, resetRequested]);
+
+  const pollingJobId = state.kind === 'processing' && !state.completing ? state.job.jobId : null;
+  useEffect(() => {
+    if (!pollingJobId) return;
+    const timer = window.setInterval(() => {
+      api.checkStatus(pollingJobId).then(
+        (status) => {
+          dispatch({ type: 'status', status });
+        },
+        (error: unknown) => {
+          console.warn('check-status failed; polling continues', error);
+        },
+      );
+    }, STATUS_POLL_INTERVAL_MS);
+    return () => {
+      window.clearInterval(timer);
+    };
+  }, [pollingJobId]);
+
+  const completing = state.kind === 'processing' && state.completing;
+  useEffect(() => {
+    if (!completing) return;
+    const timer = window.setTimeout(
+      () => {
+        dispatch({ type: 'completeShown' });
+      },
+      isMobile ? 0 : SUCCESS_DELAY_MS,
+    );
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [completing, isMobile]);
+
+  return {
+    state,
+    /** The submit sequence finished: show processing and keep the job in the address. */
+    started: useCallback(
+      (response: ProcessVideoResponse, fileName: string) => {
+        dispatch({
+          type: 'started',
+          job: { jobId: response.jobId, requestId: response.requestId, fileName },
+        });
+        setJobParam(response.jobId);
+        void queryClient.invalidateQueries({ queryKey: ['my-credits'] });
+      },
+      [setJobParam, queryClient],
+    ),
+    /** Opens a job typed into the job id entry. */
+    open: useCallback(
+      (jobId: string) => {
+        setJobParam(jobId);
+      },
+      [setJobParam],
+    ),
+    /** Back to the upload state, with the job parameters removed from the address. */
+    reset: useCallback(() => {
+      dispatch({ type: 'reset' });
+      setJobParam(null);
+    }, [setJobParam]),
+  };
+}

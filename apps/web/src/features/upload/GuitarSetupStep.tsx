@@ -1,0 +1,92 @@
+import {
+  GUITAR_TYPES,
+  TUNING_PRESETS,
+  VISIBLE_FRETS,
+  type GuitarType,
+  type TuningPresetId,
+} from '@riffscribe/core';
+import { useId } from 'react';
+import { spellTuning } from './tuningNames';
+import { CAPO_OPTIONS, type SetupChoices } from './uploadConfig';
+
+const GUITAR_LABELS: Record<GuitarType, { name: string; hint: string }> = {
+  acoustic: { name: 'Acoustic', hint: 'Steel strings' },
+  classical: { name: 'Classical', hint: 'Nylon strings, wide neck' },
+  electric: { name: 'Electric', hint: 'Slim neck' },
+};
+
+/** Step 2, 'Guitar Setup': guitar type, tuning preset and capo. */
+export function GuitarSetupStep(props: {
+  choices: SetupChoices;
+  onChange: (choices: Partial<SetupChoices>) => void;
+}) {
+  const { choices, onChange } = props;
+  const tuningId = useId();
+  const capoId = useId();
+  return (
+    <div className="wizard-panel">
+      <h3 className="wizard-title">Guitar Setup</h3>
+      <p className="muted">
+        Tell us what you play so the tab lands on the right strings and frets.
+      </p>
+
+      <fieldset className="choice-group">
+        <legend>Guitar type</legend>
+        <div className="choice-grid three">
+          {GUITAR_TYPES.map((type) => (
+            <label key={type} className="choice-card">
+              <input
+                type="radio"
+                name="guitar-type"
+                value={type}
+                checked={choices.guitarType === type}
+                onChange={() => {
+                  onChange({ guitarType: type });
+                }}
+              />
+              <span className="choice-name">{GUITAR_LABELS[type].name}</span>
+              <span className="choice-hint">
+                {GUITAR_LABELS[type].hint} · {VISIBLE_FRETS[type]} frets
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor={tuningId}>Tuning</label>
+          <select
+            id={tuningId}
+            value={choices.tuningId}
+            onChange={(event) => {
+              onChange({ tuningId: event.target.value as TuningPresetId });
+            }}
+          >
+            {TUNING_PRESETS.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name} ({spellTuning(t.pitches)})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field narrow">
+          <label htmlFor={capoId}>Capo</label>
+          <select
+            id={capoId}
+            value={choices.capo}
+            onChange={(event) => {
+              onChange({ capo: Number(event.target.value) });
+            }}
+          >
+            {CAPO_OPTIONS.map((fret) => (
+              <option key={fret} value={fret}>
+                {fret === 0 ? 'No capo' : `Fret ${String(fret)}`}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+    </div>
+  );
+}

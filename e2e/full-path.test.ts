@@ -1,0 +1,86 @@
+import { rmSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from './support/a11y.js';
+import { startApp, type RunningApp } from './support/app.js';
+import { signIn } from './support/auth.js';
+import { launchChromium, screenshot } from './support/browser.js';
+import { makeVideo, mediaDir } from './support/media.js';
+import { DESKTOP } from './support/shots.js';
+
+/**
+ * The whole way on embedded defaults (`npm start`): sign in, upload a real video made with
+ * ffmpeg, watch the embedded worker move the job along through check-status polls, and open the
+ * finished lesson.
+ */
+describe('full path: upload -> processing -> success', () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchChromium();
+    dir = mediaDir();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await app.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('processes an uploaded video and opens the lesson', { timeout: 300_000 }, async () => {
+    const video = makeVideo(dir, 'arpeggio-take.mp4', 29);
+    const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
+    await page.addInitScript(() => {
+      const w = window as unknown as { seen: string[] };
+      w.seen = [];
+      new MutationObserver(() => {
+        const label = document.querySelector('.progress-label')?.textContent;
+        const percent = document.querySelector('.progress-percent')?.textContent;
+        const stage = [...document.querySelectorAll('.fact')]
+          .find((f) => f.querySelector('dt')?.textContent === 'Stage')
+          ?.querySelector('dd')?.textContent;
+        if (label && percent) {
+          const entry = `${stage ?? ''}|${label}|${percent}`;
+          if (w.seen.at(-1) !== entry) w.seen.push(entry);
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await signIn(page, app.url, { email: 'ada@example.test', name: 'Ada Lovelace' });
+    // The page polls check-status every 10 s, as the spec says. The job takes a few seconds
+    // here, so the test moves the page's clock on by 10 s twice a second: the polls then land
+    // in the middle of the job, however fast this machine processes it.
+    await page.clock.install();
+    await page.reload();
+    await page.getByLabel('Choose a video file').setInputFiles(video);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'GO!' }).click();
+    await page.getByRole('heading', { name: 'Processing Your Video' }).waitFor();
+    await screenshot(page, 'full-path-processing-1440');
+
+    const done = page.getByRole('heading', { name: 'Your lesson is ready' });
+    const deadline = Date.now() + 280_000;
+    while ((await done.count()) === 0 && Date.now() < deadline) {
+      await page.clock.runFor(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await done.waitFor();
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    console.log(`processing states seen: ${seen.join(' -> ')}`);
+    // The start, at least one poll in between, and the completion; the percentage only grows.
+    const percents = seen.map((s) => Number(s.split('|')[2]?.replace('%', '')));
+    expect(percents[0]).toBe(0);
+    expect(percents.some((p) => p > 0 && p < 100)).toBe(true);
+    expect([...percents].sort((a, b) => a - b)).toEqual(percents);
+    expect(percents.at(-1)).toBe(100);
+    // The success state is the tab player on the lesson's address.
+    expect(new URL(page.url()).pathname).toMatch(/^\/lesson\/[\w-]+$/);
+    await page.getByRole('button', { name: 'Start playing' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'arpeggio-take' }).count()).toBe(1);
+    await expect.poll(() => page.locator('.lp video').count()).toBe(1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'full-path-success-1440');
+    await page.close();
+  });
+});

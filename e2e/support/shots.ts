@@ -1,0 +1,34 @@
+import type { Page } from 'playwright-core';
+import { screenshot } from './browser.js';
+
+export const DESKTOP = { width: 1440, height: 900 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+/**
+ * Full-page screenshots of the page as it is, 1440 px wide then 390 px wide (the app switches to
+ * its small-screen behaviour there), saved as `<name>-1440.png` and `<name>-390.png`. The
+ * viewport is restored afterwards.
+ */
+export async function shootBoth(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize() ?? DESKTOP;
+  // A full-page picture of a scrolled page draws the sticky header mid-page.
+  await page.evaluate(() => {
+    window.scrollTo({ top: 0, behavior: 'instant' });
+  });
+  await page.setViewportSize(DESKTOP);
+  await settle(page);
+  await screenshot(page, `${name}-1440`);
+  await page.setViewportSize(PHONE);
+  await settle(page);
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize(before);
+  await settle(page);
+}
+
+/**
+ * Lets layout and fonts settle after a resize. A plain wait on the test side, because a page with
+ * a fake clock (page.clock) has fake animation frames too.
+ */
+async function settle(page: Page): Promise<void> {
+  await page.waitForTimeout(200);
+}
