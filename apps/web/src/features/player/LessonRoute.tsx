@@ -1,11 +1,8 @@
 import { useParams } from 'react-router';
+import { LessonPlayer } from './LessonPlayer';
 
-/** The lesson page at /lesson/:jobId (the tab player replaces this while it is being built). */
+/** The lesson page at /lesson/:jobId. */
 export function LessonRoute() {
   const { jobId = '' } = useParams();
-  return (
-    <main className="main">
-      <p>Lesson {jobId}</p>
-    </main>
-  );
+  return <LessonPlayer key={jobId} jobId={jobId} />;
 }

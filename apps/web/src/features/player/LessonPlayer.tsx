@@ -1,0 +1,81 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiRequestError, signInUrl } from '../../api/session';
+import { useSession } from '../auth/useSession';
+import { useIsMobile } from '../device/useIsMobile';
+import { playerApi } from './api/playerApi';
+import { PlayerScreen } from './PlayerScreen';
+import { ConfirmViewCredit } from './ui/ConfirmViewCredit';
+import { DesktopRequired } from './ui/DesktopRequired';
+import { LoadingOverlay } from './ui/LoadingOverlay';
+import './player.css';
+
+/**
+ * The lesson player for a job id: small screens get 'Desktop Experience Required' before anything
+ * loads; signed-out visitors are asked to sign in; someone else's lesson asks 'Use 1 view
+ * credit?' the first time; then the tab player.
+ */
+export function LessonPlayer({ jobId }: { jobId: string }) {
+  const mobile = useIsMobile();
+  const { user, loading } = useSession();
+  const navigate = useNavigate();
+  const [confirmed, setConfirmed] = useState(false);
+  const access = useQuery({
+    queryKey: ['view-access', jobId],
+    queryFn: () => playerApi.viewAccess(jobId),
+    enabled: !mobile && !!user,
+    retry: false,
+  });
+
+  if (mobile) return <DesktopRequired />;
+  if (loading) return <LoadingOverlay />;
+  if (!user) {
+    return (
+      <main className="lp-state">
+        <h1>Sign in to continue</h1>
+        <p>Use your account to upload videos and view jobs.</p>
+        <div className="lp-state-actions">
+          <a className="button" href={signInUrl()}>
+            Continue with sign-in
+          </a>
+        </div>
+      </main>
+    );
+  }
+  if (access.error) {
+    const notFound = access.error instanceof ApiRequestError && access.error.status === 404;
+    return (
+      <main className="lp-state" role="alert">
+        <h1>{notFound ? 'This lesson was not found' : 'This lesson could not be loaded'}</h1>
+        <p>{access.error.message}</p>
+      </main>
+    );
+  }
+  if (!access.data) return <LoadingOverlay />;
+  const fallbackName = access.data.projectName ?? '';
+  if (access.data.status === 'needs_credit' && !confirmed) {
+    return (
+      <div className="lp-modals">
+        <LoadingOverlay />
+        <ConfirmViewCredit
+          name={access.data.projectName ?? access.data.fileName}
+          remaining={access.data.remaining}
+          onCancel={() => {
+            void navigate('/');
+          }}
+          onContinue={() => {
+            setConfirmed(true);
+          }}
+        />
+      </div>
+    );
+  }
+  return (
+    <PlayerScreen
+      jobId={jobId}
+      isOwner={access.data.status === 'owner'}
+      fallbackName={fallbackName}
+    />
+  );
+}

@@ -1,0 +1,219 @@
+import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
+import { useCallback, useMemo, useReducer, useState } from 'react';
+import { useLessonContent } from './api/useLessonContent';
+import { useLessonMeta, useRecordLoad } from './api/useLessonMeta';
+import { displayChordName } from './chords/chordNames';
+import { PlayerHeader } from './header/PlayerHeader';
+import type { LessonSettings } from './model/lesson';
+import { DEFAULT_SETTINGS, settingsReducer, type AudioSource } from './model/playerState';
+import { useLessonDoc } from './model/useLessonDoc';
+import { useSave } from './model/useSave';
+import { PlaybackBus } from './playback/playbackBus';
+import { useFullscreen } from './playback/useFullscreen';
+import { useMediaOutputs } from './playback/useMediaOutputs';
+import { usePlaybackLoop } from './playback/usePlaybackLoop';
+import { usePlayerControls } from './playback/usePlayerControls';
+import { usePlayerKeys } from './playback/usePlayerKeys';
+import { useVideoRecovery } from './playback/useVideoRecovery';
+import { useVideoState } from './playback/useVideoState';
+import { useSynth } from './synth/useSynth';
+import { PlayerToolbar } from './toolbar/PlayerToolbar';
+import { TunerModal } from './tuner/TunerModal';
+import { FretboardCanvas } from './ui/FretboardCanvas';
+import { IntroModal } from './ui/IntroModal';
+import { LoadingOverlay } from './ui/LoadingOverlay';
+import { NoCredits } from './ui/NoCredits';
+import { SeekSlider } from './ui/SeekSlider';
+import { SoundingNotes } from './ui/SoundingNotes';
+import { TimelineCanvas } from './ui/TimelineCanvas';
+import { VideoPanel } from './ui/VideoPanel';
+
+const NO_SETTINGS: LessonSettings = {
+  capo: 0,
+  tuning: DEFAULT_TUNING,
+  tuningName: 'Standard',
+  musicalKey: '',
+  duration: null,
+};
+
+/** The tab player for a lesson the caller may see (the view credit, if any, is settled). */
+export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackName: string }) {
+  const { jobId, isOwner } = props;
+  const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
+  const content = useLessonContent(jobId, settings.tabSource, true);
+  const meta = useLessonMeta(jobId, true);
+  const { history, setHistory, index } = useLessonDoc(content.notes, content.chords);
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [stem, setStem] = useState<HTMLAudioElement | null>(null);
+  const [root, setRoot] = useState<HTMLDivElement | null>(null);
+  const [tunerOpen, setTunerOpen] = useState(false);
+  const [bus] = useState(() => new PlaybackBus());
+  const videoState = useVideoState(video);
+  const lesson = content.settings ?? NO_SETTINGS;
+  const { capo, tuning } = lesson;
+  // The video's own duration once known (0 before its metadata loads), else the results file's.
+  const duration = videoState.duration > 0 ? videoState.duration : (lesson.duration ?? 0);
+  const stemUrl = content.stemUrl ?? null;
+
+  useRecordLoad(jobId, content.notes !== undefined);
+  usePlaybackLoop(video, index, settings.loop, bus);
+  useMediaOutputs(video, stem, settings);
+  const synthLesson = useMemo(() => ({ index, tuning, capo }), [index, tuning, capo]);
+  const synth = useSynth({
+    video,
+    enabled: settings.audioSource === 'synth',
+    settings: settings.synth,
+    volume: settings.volume,
+    lesson: synthLesson,
+  });
+  const exitFullscreen = useCallback(() => {
+    dispatch({ type: 'setFullscreen', mode: 'none' });
+  }, []);
+  useFullscreen(root, settings.fullscreen, exitFullscreen);
+  const chordText = useCallback(
+    (c: ChordEvent) => displayChordName(c.chord, settings.chordDisplay, capo),
+    [settings.chordDisplay, capo],
+  );
+  const save = useSave({
+    jobId,
+    history,
+    setHistory,
+    enabled: meta.canEdit && settings.tabSource === 'edited',
+  });
+  const controls = usePlayerControls({
+    video,
+    bus,
+    duration,
+    settings,
+    dispatch,
+    history,
+    setHistory,
+  });
+  const onVideoError = useVideoRecovery(video, content.refreshVideo);
+  const ready = content.notes !== undefined && content.chords !== undefined && !!content.settings;
+  usePlayerKeys(controls.onKey, ready && !tunerOpen);
+
+  if (content.noCredits) return <NoCredits />;
+  if (content.error && !ready) {
+    return (
+      <main className="lp-state" role="alert">
+        <h1>This lesson could not be loaded</h1>
+        <p>{content.error.message}</p>
+      </main>
+    );
+  }
+  if (!ready) return <LoadingOverlay />;
+
+  const { notes, chords } = history.doc;
+  const name = lessonDisplayName(
+    meta.meta?.projectName,
+    props.fallbackName,
+    meta.meta?.fileName ?? '',
+  );
+  return (
+    <div
+      className="lp"
+      ref={setRoot}
+      data-fullscreen={settings.fullscreen}
+      data-audio-source={settings.audioSource}
+      data-synth={synth.status}
+      data-speed={settings.speed}
+      data-loop={
+        settings.loop ? `${settings.loop.start.toFixed(2)}-${settings.loop.end.toFixed(2)}` : ''
+      }
+      data-tabs-version={content.version}
+    >
+      <PlayerHeader
+        name={name || 'Untitled lesson'}
+        ownerHandle={meta.meta?.ownerUsername ?? null}
+        stars={meta.meta?.stars ?? null}
+        starsCount={meta.meta?.starsCount ?? 0}
+        opens={meta.stats?.loadsCount ?? null}
+        viewers={meta.stats?.viewersCount ?? null}
+        canRate={!isOwner}
+        myStars={meta.myStars}
+        rating={meta.rating}
+        onRate={meta.rate}
+      />
+      <PlayerToolbar
+        settings={settings}
+        dispatch={dispatch}
+        playing={videoState.playing}
+        onPlayPause={controls.playPause}
+        onToggleLoop={controls.toggleLoop}
+        onAudioSource={(source: AudioSource) => {
+          dispatch({ type: 'setAudioSource', source, stemAvailable: stemUrl !== null });
+        }}
+        stemAvailable={stemUrl !== null}
+        capo={capo}
+        canEdit={meta.canEdit}
+        dirty={save.dirty}
+        saving={save.saving}
+        onSave={() => void save.save()}
+        onTuner={() => {
+          video?.pause();
+          setTunerOpen(true);
+        }}
+        bus={bus}
+        duration={duration}
+      />
+      <div className="lp-body">
+        <VideoPanel
+          src={content.videoUrl}
+          onVideoElement={setVideo}
+          capo={capo}
+          tuningName={lesson.tuningName}
+          musicalKey={lesson.musicalKey}
+          zoom={settings.videoZoom}
+          onZoom={(zoom) => {
+            dispatch({ type: 'setVideoZoom', zoom });
+          }}
+          onVideoError={onVideoError}
+        />
+        <section className="lp-tabview" aria-label="Tab view">
+          <TimelineCanvas
+            bus={bus}
+            index={index}
+            chords={chords}
+            chordText={chordText}
+            zoom={settings.zoom}
+            loop={settings.loop}
+            onSeek={controls.seek}
+            onZoom={(zoom) => {
+              dispatch({ type: 'zoomWheel', zoom });
+            }}
+          />
+          <SeekSlider bus={bus} duration={duration} onSeek={controls.seek} />
+          <div className="lp-bottom">
+            <SoundingNotes
+              bus={bus}
+              notes={notes}
+              chords={chords}
+              chordText={chordText}
+              tuning={tuning}
+              capo={capo}
+            />
+            <FretboardCanvas bus={bus} notes={notes} tuning={tuning} capo={capo} />
+          </div>
+        </section>
+      </div>
+      {stemUrl && <audio ref={setStem} src={stemUrl} preload="auto" />}
+      <div className="lp-modals">
+        <TunerModal
+          open={tunerOpen}
+          onClose={() => {
+            setTunerOpen(false);
+          }}
+          tuning={tuning}
+          capo={capo}
+        />
+        <IntroModal owner={isOwner} />
+      </div>
+      {save.notice && (
+        <div className="lp-toast" role="status">
+          {save.notice}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { FRETBOARD_FRETS, STRING_COUNT } from '@riffscribe/core';
+import { noteNameOfOpen } from './labels';
+import type { CanvasTheme } from '../timeline/theme';
+import {
+  INLAYS,
+  NUT_X,
+  capoX,
+  fretWireX,
+  stringLineY,
+  type FingerDot,
+  type FretboardBox,
+} from './geometry';
+
+/** Draws the neck (22 frets, inlays, capo, string names) and the dots of the sounding notes. */
+export function drawFretboard(
+  ctx: CanvasRenderingContext2D,
+  box: FretboardBox,
+  theme: CanvasTheme,
+  tuning: readonly number[],
+  capo: number,
+  dots: readonly FingerDot[],
+): void {
+  const { width, height } = box;
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(0, 0, width, height);
+  const top = stringLineY(1, box) - 8;
+  const bottom = stringLineY(STRING_COUNT, box) + 8;
+  ctx.fillStyle = theme.dark ? '#241d17' : '#e8dcc8';
+  ctx.fillRect(NUT_X, top, fretWireX(FRETBOARD_FRETS, box) - NUT_X, bottom - top);
+  ctx.fillStyle = theme.dark ? '#5a4b3d' : '#c7b392';
+  const mid = (top + bottom) / 2;
+  for (const n of INLAYS) {
+    const x = (fretWireX(n - 1, box) + fretWireX(n, box)) / 2;
+    const ys = n === 12 ? [mid - (bottom - top) / 4, mid + (bottom - top) / 4] : [mid];
+    for (const y of ys) {
+      ctx.beginPath();
+      ctx.arc(x, y, 4, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+  ctx.strokeStyle = theme.dark ? '#8a8f99' : '#9a968c';
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  for (let n = 1; n <= FRETBOARD_FRETS; n += 1) {
+    const x = Math.round(fretWireX(n, box)) + 0.5;
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, bottom);
+  }
+  ctx.stroke();
+  ctx.fillStyle = theme.dark ? '#e9e2d0' : '#fbf8f0';
+  ctx.fillRect(NUT_X - 3, top, 5, bottom - top);
+  ctx.fillStyle = theme.muted;
+  ctx.font = `600 10px 'Inter Var', Inter, system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const n of [3, 5, 7, 9, 12, 15, 17, 19, 21]) {
+    ctx.fillText(String(n), (fretWireX(n - 1, box) + fretWireX(n, box)) / 2, bottom + 3);
+  }
+  for (let s = 1; s <= STRING_COUNT; s += 1) {
+    const y = stringLineY(s, box);
+    ctx.strokeStyle = theme.dark ? '#b9b2a3' : '#8a857a';
+    ctx.lineWidth = 0.8 + (s - 1) * 0.3;
+    ctx.beginPath();
+    ctx.moveTo(NUT_X, y);
+    ctx.lineTo(fretWireX(FRETBOARD_FRETS, box), y);
+    ctx.stroke();
+    ctx.fillStyle = theme.muted;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(noteNameOfOpen(tuning, s, capo), 2, y);
+  }
+  if (capo > 0) {
+    const x = capoX(capo, box);
+    ctx.fillStyle = theme.dark ? '#c9ced8' : '#3b3f48';
+    ctx.beginPath();
+    ctx.roundRect(x - 4, top - 6, 8, bottom - top + 12, 4);
+    ctx.fill();
+  }
+  ctx.font = `700 11px 'Inter Var', Inter, system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (const d of dots) {
+    ctx.fillStyle = d.muted ? theme.muted : theme.accent;
+    ctx.beginPath();
+    ctx.arc(d.x, d.y, 9, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.fillStyle = theme.accentText;
+    ctx.fillText(d.label, d.x, d.y + 0.5);
+  }
+}

@@ -1,0 +1,55 @@
+import { AUTO_SAVE_MS, MESSAGES, SAVED_NOTICE_MS } from '@riffscribe/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { playerApi } from '../api/playerApi';
+import { isDirty, markSaved, type History } from './history';
+
+/**
+ * Saving edits (spec section 4): on demand and every 30 s when there are changes, the owner is in
+ * edited mode and no save is running; a copy is kept in local storage; success shows the saved
+ * notice for 3 s, a failure is only logged.
+ */
+export function useSave(input: {
+  jobId: string;
+  history: History;
+  setHistory: (h: History) => void;
+  enabled: boolean;
+}) {
+  const { jobId, history, setHistory, enabled } = input;
+  const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const latest = useRef({ history, setHistory, saving });
+  useEffect(() => {
+    latest.current = { history, setHistory, saving };
+  }, [history, setHistory, saving]);
+
+  const save = useCallback(async () => {
+    const { history: h, saving: busy } = latest.current;
+    if (!enabled || busy || !isDirty(h)) return;
+    setSaving(true);
+    try {
+      localStorage.setItem(`riffscribe:edits:${jobId}`, JSON.stringify(h.doc));
+      await playerApi.saveNotes(jobId, h.doc.notes);
+      await playerApi.saveChords(jobId, h.doc.chords);
+      if (latest.current.history.doc === h.doc)
+        latest.current.setHistory(markSaved(latest.current.history));
+      setNotice(MESSAGES.changesSaved);
+      window.setTimeout(() => {
+        setNotice(null);
+      }, SAVED_NOTICE_MS);
+    } catch (error) {
+      console.error('Saving the lesson failed', error);
+    } finally {
+      setSaving(false);
+    }
+  }, [enabled, jobId]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const timer = window.setInterval(() => void save(), AUTO_SAVE_MS);
+    return () => {
+      window.clearInterval(timer);
+    };
+  }, [enabled, save]);
+
+  return { save, saving, notice, dirty: isDirty(history) };
+}

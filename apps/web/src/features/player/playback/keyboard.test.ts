@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { keyCommand, type KeyInput } from './keyboard';
+
+const key = (k: string, over: Partial<KeyInput> = {}): KeyInput => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  targetTag: 'BODY',
+  targetType: '',
+  targetEditable: false,
+  ...over,
+});
+
+describe('player keyboard', () => {
+  it('maps the keys of spec section 4', () => {
+    expect(keyCommand(key(' '))).toEqual({ type: 'togglePlay' });
+    expect(keyCommand(key('ArrowUp'))).toEqual({ type: 'speed', by: 1 });
+    expect(keyCommand(key('ArrowDown'))).toEqual({ type: 'speed', by: -1 });
+    expect(keyCommand(key('ArrowLeft'))).toEqual({ type: 'seekBy', seconds: -0.5 });
+    expect(keyCommand(key('ArrowRight'))).toEqual({ type: 'seekBy', seconds: 0.5 });
+    expect(keyCommand(key('l'))).toEqual({ type: 'toggleLoop' });
+    expect(keyCommand(key('L'))).toEqual({ type: 'toggleLoop' });
+    expect(keyCommand(key('Escape'))).toEqual({ type: 'escape' });
+    expect(keyCommand(key('z', { ctrlKey: true }))).toEqual({ type: 'undo' });
+    expect(keyCommand(key('Z', { metaKey: true, shiftKey: true }))).toEqual({ type: 'redo' });
+    expect(keyCommand(key('x'))).toBeNull();
+  });
+
+  it('leaves typing and a focused slider’s arrows alone', () => {
+    expect(keyCommand(key(' ', { targetTag: 'INPUT', targetType: 'text' }))).toBeNull();
+    expect(keyCommand(key('l', { targetEditable: true }))).toBeNull();
+    expect(keyCommand(key('ArrowLeft', { targetTag: 'INPUT', targetType: 'range' }))).toBeNull();
+    expect(keyCommand(key(' ', { targetTag: 'INPUT', targetType: 'range' }))).toEqual({
+      type: 'togglePlay',
+    });
+    expect(keyCommand(key(' ', { targetTag: 'BUTTON' }))).toEqual({ type: 'togglePlay' });
+    expect(keyCommand(key('l', { ctrlKey: true }))).toBeNull();
+  });
+});

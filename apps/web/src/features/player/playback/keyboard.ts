@@ -1,0 +1,64 @@
+import { ARROW_SEEK_SECONDS } from '@riffscribe/core';
+
+/** What a key does in the player (spec section 4, Editing interactions: keyboard). */
+export type KeyCommand =
+  | { type: 'togglePlay' }
+  | { type: 'speed'; by: 1 | -1 }
+  | { type: 'seekBy'; seconds: number }
+  | { type: 'toggleLoop' }
+  | { type: 'escape' }
+  | { type: 'undo' }
+  | { type: 'redo' };
+
+export interface KeyInput {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+  /** Tag name of the focused element ("INPUT", "BUTTON"...). */
+  targetTag: string;
+  /** type attribute of a focused input ("range", "text"...), '' otherwise. */
+  targetType: string;
+  targetEditable: boolean;
+}
+
+const TEXT_TAGS = new Set(['TEXTAREA', 'SELECT']);
+
+/**
+ * The player command for a key press, or null to let the page handle it. Typing in a text field
+ * is left alone; a focused slider keeps its own arrow keys.
+ */
+export function keyCommand(e: KeyInput): KeyCommand | null {
+  const typing =
+    e.targetEditable ||
+    TEXT_TAGS.has(e.targetTag) ||
+    (e.targetTag === 'INPUT' && !['range', 'checkbox', 'radio', 'button'].includes(e.targetType));
+  if (typing) return e.key === 'Escape' ? { type: 'escape' } : null;
+  const mod = e.ctrlKey || e.metaKey;
+  if (mod && !e.altKey && e.key.toLowerCase() === 'z') {
+    return e.shiftKey ? { type: 'redo' } : { type: 'undo' };
+  }
+  if (mod || e.altKey) return null;
+  const slider = e.targetTag === 'INPUT' && e.targetType === 'range';
+  switch (e.key) {
+    case ' ':
+    case 'Spacebar':
+      return { type: 'togglePlay' };
+    case 'ArrowUp':
+      return slider ? null : { type: 'speed', by: 1 };
+    case 'ArrowDown':
+      return slider ? null : { type: 'speed', by: -1 };
+    case 'ArrowLeft':
+      return slider ? null : { type: 'seekBy', seconds: -ARROW_SEEK_SECONDS };
+    case 'ArrowRight':
+      return slider ? null : { type: 'seekBy', seconds: ARROW_SEEK_SECONDS };
+    case 'l':
+    case 'L':
+      return { type: 'toggleLoop' };
+    case 'Escape':
+      return { type: 'escape' };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,166 @@
+import type { ChordEvent } from '@riffscribe/core';
+import type { NoteIndex } from '../model/noteIndex';
+import type { Loop } from '../model/playerState';
+import { drawFrets, drawGlyphs, drawStaff } from './draw';
+import { buildGlyphs, chordLabelMask, fretGlyph, type FretGlyph } from './glyphs';
+import { timelineLayout, type TimelineLayout } from './layout';
+import { rulerTicks, type TimelineView } from './scale';
+import type { CanvasTheme } from './theme';
+
+/** Content width of one cached tile, CSS px. */
+const TILE_WIDTH = 512;
+const MAX_TILES = 24;
+/** How far glyphs reach outside their note's time (labels, slide-outs, chord names), CSS px. */
+const GLYPH_MARGIN = 90;
+
+export interface TimelineContent {
+  index: NoteIndex;
+  chords: readonly ChordEvent[];
+  chordText: (chord: ChordEvent) => string;
+  zoom: number;
+  theme: CanvasTheme;
+}
+
+type Tile = HTMLCanvasElement | OffscreenCanvas;
+
+/**
+ * Draws the timeline. The static tab (lanes, strings, ruler, notes and technique glyphs) is drawn
+ * once into tiles of 512 CSS px and cached; each frame only copies the visible tiles and draws
+ * what moves: the loop band, the sounding notes and the playhead. So a frame costs the same for
+ * 20 notes on screen as for 2,000, and only a new tile scrolling in builds glyphs.
+ */
+export class TimelineRenderer {
+  private readonly ctx: CanvasRenderingContext2D;
+  private content: TimelineContent | null = null;
+  private chordLabels: Uint8Array = new Uint8Array(0);
+  private layout: TimelineLayout = timelineLayout(240);
+  private width = 0;
+  private dpr = 1;
+  private readonly tiles = new Map<number, Tile>();
+
+  constructor(private readonly canvas: HTMLCanvasElement) {
+    const ctx = canvas.getContext('2d', { alpha: false });
+    if (!ctx) throw new Error('This browser cannot draw on a canvas.');
+    this.ctx = ctx;
+  }
+
+  get currentLayout(): TimelineLayout {
+    return this.layout;
+  }
+
+  /** Sizes the backing store to CSS size x devicePixelRatio, so lines and text stay crisp. */
+  resize(cssWidth: number, cssHeight: number, dpr: number): void {
+    const w = Math.max(1, Math.round(cssWidth * dpr));
+    const h = Math.max(1, Math.round(cssHeight * dpr));
+    if (this.canvas.width === w && this.canvas.height === h && this.dpr === dpr) return;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    this.width = cssWidth;
+    this.dpr = dpr;
+    this.layout = timelineLayout(cssHeight);
+    this.tiles.clear();
+  }
+
+  /** New notes, chords, zoom or colours: the cached tiles no longer apply. */
+  setContent(content: TimelineContent): void {
+    const c = this.content;
+    if (
+      c?.index === content.index &&
+      c.chords === content.chords &&
+      c.chordText === content.chordText &&
+      c.zoom === content.zoom &&
+      c.theme === content.theme
+    ) {
+      return;
+    }
+    this.content = content;
+    this.chordLabels = chordLabelMask(content.chords, content.chordText, content.zoom);
+    this.tiles.clear();
+  }
+
+  draw(view: TimelineView, time: number, sounding: readonly number[], loop: Loop | null): void {
+    const content = this.content;
+    const { ctx, dpr, layout } = this;
+    if (!content) return;
+    const scrollDevice = Math.round(view.scrollX * dpr);
+    const first = Math.floor(view.scrollX / TILE_WIDTH);
+    const last = Math.floor((view.scrollX + view.width) / TILE_WIDTH);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    for (let k = first; k <= last; k += 1) {
+      const tile = this.tile(k, content);
+      ctx.drawImage(tile, Math.round(k * TILE_WIDTH * dpr) - scrollDevice, 0);
+    }
+    // Moving parts, in CSS px with the same whole-device-pixel scroll as the tiles.
+    ctx.setTransform(dpr, 0, 0, dpr, -scrollDevice, 0);
+    const { theme, zoom } = content;
+    if (loop) {
+      ctx.fillStyle = theme.loop;
+      ctx.fillRect(loop.start * zoom, 0, (loop.end - loop.start) * zoom, layout.rulerY);
+      ctx.fillStyle = theme.accent;
+      ctx.fillRect(loop.start * zoom - 1, 0, 2, layout.rulerY);
+      ctx.fillRect(loop.end * zoom - 1, 0, 2, layout.rulerY);
+    }
+    const lit: FretGlyph[] = [];
+    for (const i of sounding) {
+      const f = fretGlyph(content.index, i, zoom, layout);
+      if (f) lit.push(f);
+    }
+    drawFrets(ctx, lit, theme, true);
+    const x = Math.round(time * zoom * dpr) / dpr;
+    ctx.fillStyle = theme.accent;
+    ctx.fillRect(x - 1, 4, 2, layout.rulerY - 4);
+    ctx.beginPath();
+    ctx.moveTo(x - 6, 0);
+    ctx.lineTo(x + 6, 0);
+    ctx.lineTo(x, 8);
+    ctx.closePath();
+    ctx.fill();
+  }
+
+  private tile(k: number, content: TimelineContent): Tile {
+    const cached = this.tiles.get(k);
+    if (cached) {
+      // Keep recently used tiles last, so the oldest go first.
+      this.tiles.delete(k);
+      this.tiles.set(k, cached);
+      return cached;
+    }
+    const { dpr, layout } = this;
+    const w = Math.round(TILE_WIDTH * dpr);
+    const h = this.canvas.height;
+    const tile: Tile =
+      typeof OffscreenCanvas === 'undefined'
+        ? Object.assign(document.createElement('canvas'), { width: w, height: h })
+        : new OffscreenCanvas(w, h);
+    const ctx = tile.getContext('2d');
+    if (ctx) {
+      const x0 = k * TILE_WIDTH;
+      const x1 = x0 + TILE_WIDTH;
+      const { zoom } = content;
+      // Tile edges in whole device pixels, so neighbouring tiles meet without a seam.
+      ctx.setTransform(dpr, 0, 0, dpr, -Math.round(x0 * dpr), 0);
+      const t0 = x0 / zoom;
+      const t1 = x1 / zoom;
+      // Ticks from a little earlier, so a label that starts in the tile before continues here.
+      const ticks = rulerTicks(Math.max(0, t0 - 60 / zoom), t1, zoom);
+      drawStaff(ctx, layout, content.theme, x0, x1, ticks, zoom);
+      const glyphs = buildGlyphs({
+        index: content.index,
+        chords: content.chords,
+        chordText: content.chordText,
+        chordLabels: this.chordLabels,
+        t0: Math.max(0, t0 - GLYPH_MARGIN / zoom),
+        t1: t1 + GLYPH_MARGIN / zoom,
+        zoom,
+        layout,
+      });
+      drawGlyphs(ctx, glyphs, layout, content.theme);
+    }
+    this.tiles.set(k, tile);
+    if (this.tiles.size > MAX_TILES) {
+      const oldest = this.tiles.keys().next().value;
+      if (oldest !== undefined) this.tiles.delete(oldest);
+    }
+    return tile;
+  }
+}

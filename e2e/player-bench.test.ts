@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../apps/server/test/support/test-server.js';
+import { launchChromium, screenshot } from './support/browser.js';
+import { enableFrameLog, measurePlayback, summary } from './player-support/frames.js';
+import { denseLesson } from './player-support/lessons.js';
+import { makeVideo } from './player-support/media.js';
+import { openLesson, seekTo } from './player-support/page.js';
+import { seedLesson, signIn, startPlayerServer, userByEmail } from './player-support/server.js';
+
+const NOTES = 2000;
+const SECONDS = 6;
+
+/**
+ * Frame-time benchmark (issue 6): a lesson of 2,000 notes played at timeline zoom 600 and 10 in
+ * this machine's headless Chromium. It prints frame-to-frame times and the player's own work per
+ * frame (median and 95th percentile); it asserts only that frames were drawn, not their speed.
+ */
+describe('tab player frame times, 2,000 notes', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let jobId: string;
+  let work: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
+    // A pilot: lessons longer than 30 s are theirs to make.
+    server = await startPlayerServer({ PILOT_EMAILS: 'bench@example.test' });
+    browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+    await signIn(page, server, 'bench@example.test', 'Bench Player');
+    const lesson = denseLesson(NOTES);
+    jobId = await seedLesson(server, await userByEmail(server, 'bench@example.test'), {
+      ...lesson,
+      video: makeVideo(work, lesson.duration),
+    });
+    await enableFrameLog(page);
+    await openLesson(page, server.url, jobId);
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const zoomTo = async (target: 10 | 600) => {
+    const box = (await page.getByTestId('timeline').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let k = 0; k < 40; k += 1) {
+      if ((await page.getByTestId('timeline').getAttribute('data-zoom')) === String(target)) return;
+      await page.mouse.wheel(0, target === 600 ? -400 : 400);
+    }
+    throw new Error(`zoom did not reach ${String(target)}`);
+  };
+
+  for (const zoom of [600, 10] as const) {
+    it(`plays at zoom ${String(zoom)} px/s`, async () => {
+      await zoomTo(zoom);
+      await seekTo(page, 40);
+      const { frames, work: busy } = await measurePlayback(page, SECONDS);
+      const f = summary(frames);
+      const w = summary(busy);
+      const fps = (frames.length / frames.reduce((a, b) => a + b, 0)) * 1000;
+      console.log(
+        `player bench: ${String(NOTES)} notes, zoom ${String(zoom)} px/s, ${String(frames.length)} frames in ${String(SECONDS)} s (${fps.toFixed(1)} fps): ` +
+          `frame interval median ${f.median.toFixed(2)} ms, p95 ${f.p95.toFixed(2)} ms, max ${f.max.toFixed(2)} ms; ` +
+          `player work per frame median ${w.median.toFixed(3)} ms, p95 ${w.p95.toFixed(3)} ms, max ${w.max.toFixed(2)} ms`,
+      );
+      expect(frames.length).toBeGreaterThan(SECONDS * 10);
+    });
+  }
+
+  it('looks right on a dense passage at 1440 and 1920 px', async () => {
+    await zoomTo(600);
+    for (let k = 0; k < 12; k += 1) await page.mouse.wheel(0, 100);
+    await seekTo(page, 61.1);
+    await screenshot(page, 'player-dense-1440');
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await seekTo(page, 61.1);
+    await screenshot(page, 'player-dense-1920');
+    await zoomTo(10);
+    await screenshot(page, 'player-dense-zoom10-1920');
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../apps/server/test/support/test-server.js';
+import { launchChromium, screenshot } from './support/browser.js';
+import { techniqueLesson } from './player-support/lessons.js';
+import { makeToneWav, makeVideo } from './player-support/media.js';
+import { openLesson } from './player-support/page.js';
+import { seedLesson, signIn, startPlayerServer, userByEmail } from './player-support/server.js';
+
+/** 125 Hz: the nearest string of the lesson (standard tuning, capo 2) is string 5, B2 (123.47 Hz). */
+const TONE_HZ = 125;
+const EXPECTED_CENTS = 1200 * Math.log2(TONE_HZ / 123.4708);
+
+/** The tuner with Chromium's fake microphone playing a known tone from a WAV file. */
+describe('tuner with a fake microphone', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let jobId: string;
+  let work: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'riffscribe-tuner-'));
+    const wav = makeToneWav(work, TONE_HZ, 20);
+    server = await startPlayerServer();
+    browser = await launchChromium([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}`,
+    ]);
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+    await signIn(page, server, 'tuner@example.test', 'Tuner Player');
+    jobId = await seedLesson(server, await userByEmail(server, 'tuner@example.test'), {
+      ...techniqueLesson(),
+      video: makeVideo(work, 12),
+      duration: 12,
+    });
+    await openLesson(page, server.url, jobId);
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('hears the tone, names the nearest string with the capo and shows the cents', async () => {
+    await page.getByRole('button', { name: 'Tuner' }).click();
+    const reading = page.getByTestId('tuner-cents');
+    await reading.waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('tuner-string').getAttribute('data-string')).toBe('5');
+    expect(await page.getByTestId('tuner-string').textContent()).toContain('B2');
+    const cents = Number(await reading.getAttribute('data-cents'));
+    expect(cents).toBeGreaterThan(EXPECTED_CENTS - 4);
+    expect(cents).toBeLessThan(EXPECTED_CENTS + 4);
+    expect(await page.getByRole('meter').getAttribute('aria-valuenow')).toBe(
+      String(Math.round(cents)),
+    );
+    await screenshot(page, 'player-tuner-1440');
+    await page.getByRole('button', { name: 'Close' }).click();
+    expect(await page.getByTestId('tuner').isVisible()).toBe(false);
+  });
+});

@@ -1,0 +1,263 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../apps/server/test/support/test-server.js';
+import { launchChromium, screenshot } from './support/browser.js';
+import { techniqueLesson } from './player-support/lessons.js';
+import { makeToneWav, makeVideo } from './player-support/media.js';
+import { openLesson, seekTo, videoState } from './player-support/page.js';
+import { seedLesson, signIn, startPlayerServer, userByEmail } from './player-support/server.js';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The tab player in Chromium, on a lesson stored through the server's own code (a real ffmpeg
+ * video, engine-format notes with every technique, capo 2, a guitar stem).
+ */
+describe('tab player in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let jobId: string;
+  let work: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'riffscribe-player-'));
+    server = await startPlayerServer();
+    browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
+    context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      colorScheme: 'dark',
+    });
+    page = await context.newPage();
+    await signIn(page, server, 'ada@example.test', 'Ada Lovelace');
+    const owner = await userByEmail(server, 'ada@example.test');
+    const lesson = techniqueLesson();
+    const stem = readFileSync(makeToneWav(work, 196, 9));
+    jobId = await seedLesson(server, owner, {
+      ...lesson,
+      video: makeVideo(work, 12),
+      duration: 12,
+      stem,
+    });
+  });
+
+  afterAll(async () => {
+    await context.close();
+    await browser.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('shows the lesson: intro once per session, header, badges, timeline and fretboard', async () => {
+    await page.goto(`${server.url}/lesson/${jobId}`);
+    await page.getByRole('heading', { name: 'Your lesson is ready' }).waitFor();
+    await page.getByRole('button', { name: 'Start playing' }).click();
+    await page.getByRole('heading', { name: 'riff' }).waitFor();
+    expect(await page.getByText('by @ada').count()).toBe(1);
+    expect(await page.getByTestId('badge-capo').textContent()).toBe('Capo 2');
+    expect(await page.getByTestId('badge-tuning').textContent()).toBe('Standard');
+    expect(await page.getByTestId('badge-key').textContent()).toBe('B minor');
+    await page.getByText('1 open').waitFor();
+    await page.reload();
+    await page.locator('.lp video').waitFor({ state: 'attached' });
+    await page.getByTestId('timeline').waitFor();
+    expect(await page.getByRole('heading', { name: 'Your lesson is ready' }).isVisible()).toBe(
+      false,
+    );
+    await openLesson(page, server.url, jobId);
+  });
+
+  it('plays and pauses from the button and from Space', async () => {
+    await seekTo(page, 0);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForTimeout(700);
+    const playing = await videoState(page);
+    expect(playing.paused).toBe(false);
+    expect(playing.time).toBeGreaterThan(0.3);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    const paused = await videoState(page);
+    expect(paused.paused).toBe(true);
+    await page.keyboard.press('Space');
+    expect((await videoState(page)).paused).toBe(false);
+    await page.keyboard.press('Space');
+    expect((await videoState(page)).paused).toBe(true);
+  });
+
+  it('seeks by a click on the timeline, by the arrows and by the slider', async () => {
+    await seekTo(page, 0);
+    const box = (await page.getByTestId('timeline').boundingBox())!;
+    // At zoom 100 px/s with the playhead at the start, x = 300 is 3 s.
+    await page.mouse.click(box.x + 300, box.y + box.height / 2);
+    expect((await videoState(page)).time).toBeCloseTo(3, 1);
+    await page.keyboard.press('ArrowRight');
+    expect((await videoState(page)).time).toBeCloseTo(3.5, 1);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect((await videoState(page)).time).toBeCloseTo(2.5, 1);
+    await page.getByRole('slider', { name: 'Seek' }).evaluate((input: HTMLInputElement) => {
+      // The prototype's setter, so React sees a change as from a person moving the slider.
+      const value = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!;
+      value.set!.call(input, '7.25');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    expect((await videoState(page)).time).toBeCloseTo(7.25, 1);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="time-readout"]')?.textContent.startsWith('0:07.2'),
+    );
+  });
+
+  it('changes speed from the menu and with Up/Down, keeping the pitch', async () => {
+    await page.getByRole('button', { name: 'Speed' }).click();
+    await page.getByRole('menuitemradio', { name: '0.5x' }).click();
+    expect(await videoState(page)).toMatchObject({ rate: 0.5, preservesPitch: true });
+    await page.keyboard.press('ArrowUp');
+    expect((await videoState(page)).rate).toBe(0.75);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect((await videoState(page)).rate).toBe(0.25);
+    for (let k = 0; k < 3; k += 1) await page.keyboard.press('ArrowUp');
+    expect((await videoState(page)).rate).toBe(1);
+  });
+
+  it('sets a 2 s loop with L, clears it with L and Escape, and loops playback', async () => {
+    await seekTo(page, 1);
+    await page.keyboard.press('l');
+    expect(await page.locator('.lp').getAttribute('data-loop')).toBe('1.00-3.00');
+    await page.keyboard.press('L');
+    expect(await page.locator('.lp').getAttribute('data-loop')).toBe('');
+    await page.keyboard.press('l');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.lp').getAttribute('data-loop')).toBe('');
+    await page.getByRole('button', { name: 'Set loop' }).click();
+    expect(await page.locator('.lp').getAttribute('data-loop')).toBe('1.00-3.00');
+    await page.keyboard.press('Space');
+    const seen: number[] = [];
+    for (let k = 0; k < 14; k += 1) {
+      await page.waitForTimeout(250);
+      seen.push((await videoState(page)).time);
+    }
+    await page.keyboard.press('Space');
+    expect(Math.max(...seen)).toBeLessThan(3.1);
+    expect(Math.min(...seen.slice(4))).toBeGreaterThanOrEqual(0.99);
+    // It went round: a later reading is earlier than one before it.
+    expect(seen.some((t, k) => k > 0 && t < seen[k - 1]! - 1)).toBe(true);
+    await page.getByRole('button', { name: 'Clear loop' }).click();
+    expect(await page.locator('.lp').getAttribute('data-loop')).toBe('');
+  });
+
+  it('lights the right string and fret at a known time (capo 2)', async () => {
+    // 2.0-3.2 s: string 3, tab fret 7 with capo 2, so the 9th fret of the neck.
+    await seekTo(page, 2.5);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="fretboard"]')?.getAttribute('data-lit') === '3:9',
+    );
+    const chip = page.getByTestId('sounding-note');
+    expect(await chip.count()).toBe(1);
+    expect(await chip.getAttribute('data-string')).toBe('3');
+    expect(await chip.getAttribute('data-fret')).toBe('7');
+    await page.getByText('bend full + release').waitFor();
+    await seekTo(page, 1.2);
+    await page.waitForFunction(() => {
+      const lit = document.querySelector('[data-testid="fretboard"]')?.getAttribute('data-lit');
+      return lit === '3:7 2:7' || lit === '2:7 3:7';
+    });
+    await seekTo(page, 1.8);
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="fretboard"]')?.getAttribute('data-lit') === '',
+    );
+  });
+
+  it('switches the audio source: original, synth, guitar stem', async () => {
+    expect((await videoState(page)).muted).toBe(false);
+    await page.getByRole('button', { name: 'Audio source' }).click();
+    await page.getByRole('menuitemradio', { name: 'Synth' }).click();
+    expect((await videoState(page)).muted).toBe(true);
+    await seekTo(page, 1.9);
+    await page.keyboard.press('Space');
+    await page.locator('.lp[data-synth="running"]').waitFor();
+    await page.waitForTimeout(600);
+    await page.keyboard.press('Space');
+
+    await page.getByRole('button', { name: 'Audio source' }).click();
+    await page.getByRole('menuitemradio', { name: 'Guitar' }).click();
+    await seekTo(page, 2);
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(600);
+    const stem = await page.locator('.lp audio').evaluate((a: HTMLAudioElement) => ({
+      paused: a.paused,
+      rate: a.playbackRate,
+      time: a.currentTime,
+    }));
+    await page.keyboard.press('Space');
+    expect(stem.paused).toBe(false);
+    expect(stem.rate).toBeCloseTo(1.4286, 4);
+    expect(stem.time).toBeGreaterThan(2 * 1.4286 - 0.2);
+    expect((await videoState(page)).muted).toBe(true);
+
+    await page.getByRole('button', { name: 'Audio source' }).click();
+    await page.getByRole('menuitemradio', { name: 'Original' }).click();
+    expect((await videoState(page)).muted).toBe(false);
+    expect(await page.locator('.lp audio').evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+  });
+
+  it('shows each fullscreen mode and leaves it', async () => {
+    const visible = async () => ({
+      video: await page.locator('.lp-video').isVisible(),
+      tabs: await page.getByTestId('timeline').isVisible(),
+      fretboard: await page.getByTestId('fretboard').isVisible(),
+    });
+    const choose = async (name: string) => {
+      await page.getByRole('button', { name: 'Fullscreen' }).click();
+      await page.getByRole('menuitemradio', { name }).click();
+    };
+    await choose('Tabs');
+    expect(await page.locator('.lp').getAttribute('data-fullscreen')).toBe('tabs');
+    expect(await visible()).toEqual({ video: false, tabs: true, fretboard: false });
+    await choose('Fretboard');
+    expect(await visible()).toEqual({ video: false, tabs: false, fretboard: true });
+    await choose('Video');
+    expect(await visible()).toEqual({ video: true, tabs: false, fretboard: false });
+    await choose('All');
+    expect(await visible()).toEqual({ video: true, tabs: true, fretboard: true });
+    await choose('Exit fullscreen');
+    expect(await page.locator('.lp').getAttribute('data-fullscreen')).toBe('none');
+  });
+
+  it('shows capoed chord names and the original tabs source', async () => {
+    await seekTo(page, 1);
+    await page.getByRole('button', { name: 'Chord display' }).click();
+    await page.getByRole('menuitemradio', { name: /Capoed/ }).click();
+    await page.locator('.lp-sounding-chord', { hasText: 'Am' }).waitFor();
+    await page.getByRole('button', { name: 'Chord display' }).click();
+    await page.getByRole('menuitemradio', { name: 'Original' }).click();
+    await page.locator('.lp-sounding-chord', { hasText: 'Bm' }).waitFor();
+    await page.getByRole('button', { name: 'Tabs source' }).click();
+    await page.getByRole('menuitemradio', { name: 'Original (AI)' }).click();
+    expect(await page.locator('.lp').getAttribute('data-tabs-version')).toBe('original');
+  });
+
+  it('looks right at 1440 and 1920 px', async () => {
+    await seekTo(page, 1.9);
+    await screenshot(page, 'player-techniques-1440');
+    await page.mouse.move(10, 10);
+    const box = (await page.getByTestId('timeline').boundingBox())!;
+    await page.mouse.move(box.x + 200, box.y + 100);
+    for (let k = 0; k < 6; k += 1) await page.mouse.wheel(0, -100);
+    await seekTo(page, 3.3);
+    await screenshot(page, 'player-techniques-zoomed-1440');
+    const wide = await context.newPage();
+    await wide.setViewportSize({ width: 1920, height: 1080 });
+    await openLesson(wide, server.url, jobId);
+    await seekTo(wide, 5.2);
+    await screenshot(wide, 'player-techniques-1920');
+    await wide.close();
+    // The same session in the light colour scheme.
+    await page.emulateMedia({ colorScheme: 'light' });
+    await seekTo(page, 2.3);
+    await screenshot(page, 'player-techniques-light-1440');
+    await page.emulateMedia({ colorScheme: 'dark' });
+  });
+});
