@@ -10,6 +10,19 @@ import { parseChordLabel, pitchClassOf, type ChordSpan, type PlacedNote } from '
  * tuning, no capo), the audio beside it and a JAMS file with chords and, where present, the key.
  */
 
+/**
+ * Where the datasets are: RIFFSCRIBE_DATASETS when set, else ../shared/datasets beside the
+ * repository, else this workplace's /work/shared/datasets (so a checkout made elsewhere on the
+ * machine, such as a CI worktree, finds them too). The first candidate that exists; when none
+ * does, the first one, so that messages name where they were expected.
+ */
+export function findDatasetsRoot(repoRoot: string): string {
+  const beside = path.resolve(repoRoot, '../shared/datasets');
+  const fromEnv = process.env.RIFFSCRIBE_DATASETS;
+  const first = fromEnv ? path.resolve(fromEnv) : beside;
+  return [first, beside, '/work/shared/datasets'].find((dir) => existsSync(dir)) ?? first;
+}
+
 /** One real recording with its ground truth files. */
 export interface DatasetItem {
   /** "folder/stem", e.g. "guitarset/00_BN1-129-Eb_comp". */

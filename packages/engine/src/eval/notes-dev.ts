@@ -15,6 +15,7 @@ import {
 } from '../notes/extract.js';
 import type { ModelOutput } from '../types.js';
 import { FRAME_RATE } from '../units.js';
+import { findDatasetsRoot } from './datasets.js';
 import { scoreNotes, type TimedNote } from './notes-metrics.js';
 import { stockNotes } from './notes-stock.js';
 import { syntheticItems } from './notes-synth.js';
@@ -37,7 +38,7 @@ import { syntheticItems } from './notes-synth.js';
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const datasets = path.resolve(here, '../../../../../shared/datasets');
+const datasets = findDatasetsRoot(path.resolve(here, '../../../..'));
 
 export interface Item {
   name: string;

@@ -12,7 +12,7 @@ import {
   loadTechniqueScores,
   type CorpusItem,
 } from './corpus-link.js';
-import { discoverDatasets, readJams, readTabJson } from './datasets.js';
+import { discoverDatasets, findDatasetsRoot, readJams, readTabJson } from './datasets.js';
 import {
   evaluateClip,
   placedNotes,
@@ -132,9 +132,7 @@ async function main() {
   if (only !== undefined && only !== 'real' && only !== 'corpus') {
     throw new Error('--only takes "real" or "corpus".');
   }
-  const datasetsRoot = path.resolve(
-    process.env.RIFFSCRIBE_DATASETS ?? path.resolve(repoRoot, '../shared/datasets'),
-  );
+  const datasetsRoot = findDatasetsRoot(repoRoot);
   const out = path.resolve(
     values.out ?? path.join(repoRoot, 'packages/engine/eval-results/latest.json'),
   );

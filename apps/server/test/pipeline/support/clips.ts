@@ -3,26 +3,18 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findFfmpeg, findFfprobe } from '../../../../../packages/engine/src/adapters/binaries.js';
+import { findDatasetsRoot } from '../../../../../packages/engine/src/eval/datasets.js';
 
-/**
- * A file of the shared datasets: under RIFFSCRIBE_DATASETS when set, else ../shared/datasets
- * beside the repository (as `npm run eval` looks), else this workplace's /work/shared/datasets
- * (a checkout made elsewhere on this machine, such as a CI worktree).
- */
+/** A file of the shared datasets (where `npm run eval` finds them), with a clear error if absent. */
 function findDatasetFile(relative: string): string {
-  const root = path.resolve(import.meta.dirname, '../../../../..');
-  const candidates = [
-    ...(process.env.RIFFSCRIBE_DATASETS ? [process.env.RIFFSCRIBE_DATASETS] : []),
-    path.resolve(root, '../shared/datasets'),
-    '/work/shared/datasets',
-  ].map((dir) => path.join(dir, relative));
-  const found = candidates.find((file) => existsSync(file));
-  if (!found) {
+  const root = findDatasetsRoot(path.resolve(import.meta.dirname, '../../../../..'));
+  const file = path.join(root, relative);
+  if (!existsSync(file)) {
     throw new Error(
-      `The pipeline tests need ${relative} from the shared datasets; looked in ${candidates.join(', ')}. Set RIFFSCRIBE_DATASETS.`,
+      `The pipeline tests need ${relative} from the shared datasets, looked for at ${file}. Set RIFFSCRIBE_DATASETS.`,
     );
   }
-  return found;
+  return file;
 }
 
 /** The GuitarSet recording the pipeline tests cut their clips from (22 s, 44.1 kHz). */
