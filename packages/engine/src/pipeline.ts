@@ -14,7 +14,7 @@ import type {
 import { assignTab } from './tab/assign.js';
 import { oneNotePerString } from './tab/strings.js';
 import { detectTechniques } from './techniques/detect.js';
-import type { GuitarSetup } from './types.js';
+import type { DetectedNote, GuitarSetup, ModelOutput, TabNote } from './types.js';
 import { FRAME_RATE, SAMPLE_RATE } from './units.js';
 
 export const ENGINE_VERSION = '1.0.0';
@@ -68,6 +68,52 @@ function rms(audio: Float32Array): number {
   return audio.length === 0 ? 0 : Math.sqrt(sum / audio.length);
 }
 
+/** The notes of a lesson, with the stages' intermediate results. */
+export interface LessonNotes {
+  /** The notes stage's notes (pitch and timing), also what chords and key are named from. */
+  detected: DetectedNote[];
+  /** The same notes placed on strings and frets. */
+  tab: TabNote[];
+  /** The lesson's notes with their techniques, in the spec's format. */
+  notes: NoteEvent[];
+}
+
+export interface LessonNoteOptions {
+  /** Places the detected notes instead of the tab stage (measurement: the true strings). */
+  place?: (detected: readonly DetectedNote[]) => TabNote[];
+  /** Called before the tab and the techniques stages (progress, cancellation). */
+  onStage?: (stage: 'assigning_tabs' | 'detecting_techniques') => void;
+}
+
+/**
+ * From the model's output to the lesson's notes (pure): notes (notes/extract.ts) without those
+ * starting too close to the end, tab (assignTab, then one note per string), techniques. `output`
+ * is null for a silent clip. transcribeAudio and the corpus measurement both use this, so they
+ * score the same notes.
+ */
+export function lessonNotes(
+  output: ModelOutput | null,
+  audio: Float32Array,
+  config: UploadConfig,
+  options: LessonNoteOptions = {},
+): LessonNotes {
+  const setup = guitarSetup(config);
+  const duration = audio.length / SAMPLE_RATE;
+  // A note that starts closer to the end of the audio than the minimum note length cannot be
+  // heard whole: at the edge the model sees the sound stop, not a new note.
+  const lastStart = duration - config.minimum_note_length / FRAME_RATE;
+  const detected = output
+    ? extractNotes(output, defaultNoteOptions(setup, config)).filter((n) => n.time < lastStart)
+    : [];
+  options.onStage?.('assigning_tabs');
+  const tab = options.place
+    ? options.place(detected)
+    : oneNotePerString(assignTab(detected, setup));
+  options.onStage?.('detecting_techniques');
+  const notes = detectTechniques(tab, audio, setup);
+  return { detected, tab, notes };
+}
+
 /**
  * Transcribes a video or audio file: probe, decode to mono 22050 Hz, then `transcribeAudio`.
  * Throws EngineError for media it cannot use (empty, unreadable, no audio, too long).
@@ -102,7 +148,6 @@ export async function transcribeAudio(
 ): Promise<Transcription> {
   const report = reporter(onProgress);
   const { signal } = options;
-  const setup = guitarSetup(config);
   const duration = audio.length / SAMPLE_RATE;
   const silent = rms(audio) < SILENCE_RMS;
 
@@ -113,19 +158,13 @@ export async function transcribeAudio(
         report('transcribing', fraction);
       });
   throwIfAborted(signal);
-  // A note that starts closer to the end of the audio than the minimum note length cannot be
-  // heard whole: at the edge the model sees the sound stop, not a new note.
-  const lastStart = duration - config.minimum_note_length / FRAME_RATE;
-  const detected = output
-    ? extractNotes(output, defaultNoteOptions(setup, config)).filter((n) => n.time < lastStart)
-    : [];
 
-  report('assigning_tabs');
-  const tab = oneNotePerString(assignTab(detected, setup));
-  throwIfAborted(signal);
-
-  report('detecting_techniques');
-  const notes: NoteEvent[] = detectTechniques(tab, audio, setup);
+  const { detected, notes } = lessonNotes(output, audio, config, {
+    onStage: (stage) => {
+      throwIfAborted(signal);
+      report(stage);
+    },
+  });
   throwIfAborted(signal);
 
   report('detecting_chords');

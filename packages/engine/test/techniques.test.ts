@@ -1,8 +1,16 @@
-import { noteEventInputSchema, type NoteEvent } from '@riffscribe/core';
+import { noteEventInputSchema, TECHNIQUE_FLAGS, type NoteEvent } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import { detectTechniques } from '../src/techniques/detect.js';
 import type { GuitarSetup, TabNote } from '../src/types.js';
-import { FRAME_RATE, SAMPLE_RATE, fret, midi, seconds, stringNumber } from '../src/units.js';
+import {
+  FRAME_RATE,
+  SAMPLE_RATE,
+  fret,
+  midi,
+  midiToHz,
+  seconds,
+  stringNumber,
+} from '../src/units.js';
 
 /**
  * Technique detection on constructed notes: each note's contour is cut from one absolute pitch
@@ -45,16 +53,7 @@ const wobble = (t: number, cents: number, from = 0.15) =>
   t < from ? 0 : (cents / 100) * Math.sin(2 * Math.PI * 6.5 * (t - from));
 
 function flagsOf(e: NoteEvent): string[] {
-  return (
-    [
-      'leading_slide',
-      'trailing_slide',
-      'leading_hammer_on',
-      'trailing_hammer_on',
-      'leading_pull_off',
-      'trailing_pull_off',
-    ] as const
-  ).filter((k) => e[k]);
+  return TECHNIQUE_FLAGS.filter((k) => e[k]);
 }
 
 function expectValid(events: readonly NoteEvent[]): void {
@@ -300,7 +299,7 @@ function synth(
     const b = Math.min(out.length, Math.round(p.end * SAMPLE_RATE));
     for (let i = a; i < b; i++) {
       const t = i / SAMPLE_RATE;
-      phase += (2 * Math.PI * 440 * 2 ** ((p.pitch(t) - 69) / 12)) / SAMPLE_RATE;
+      phase += (2 * Math.PI * midiToHz(p.pitch(t))) / SAMPLE_RATE;
       const env = Math.exp(-2 * (t - p.start)) * Math.min(1, (i - a) / 40, (b - i) / 200);
       let v = 0;
       for (let h = 1; h <= 6; h++) v += Math.sin(h * phase) / h;

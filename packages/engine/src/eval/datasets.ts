@@ -11,16 +11,14 @@ import { parseChordLabel, pitchClassOf, type ChordSpan, type PlacedNote } from '
  */
 
 /**
- * Where the datasets are: RIFFSCRIBE_DATASETS when set, else ../shared/datasets beside the
- * repository, else this workplace's /work/shared/datasets (so a checkout made elsewhere on the
- * machine, such as a CI worktree, finds them too). The first candidate that exists; when none
- * does, the first one, so that messages name where they were expected.
+ * Where the datasets are: RIFFSCRIBE_DATASETS as given when it is set (resolved against the
+ * working directory; it is not checked, so a wrong setting shows up as missing data rather than
+ * being passed over), else ../shared/datasets beside the repository.
  */
 export function findDatasetsRoot(repoRoot: string): string {
-  const beside = path.resolve(repoRoot, '../shared/datasets');
   const fromEnv = process.env.RIFFSCRIBE_DATASETS;
-  const first = fromEnv ? path.resolve(fromEnv) : beside;
-  return [first, beside, '/work/shared/datasets'].find((dir) => existsSync(dir)) ?? first;
+  if (fromEnv) return path.resolve(fromEnv);
+  return path.resolve(repoRoot, '../shared/datasets');
 }
 
 /** One real recording with its ground truth files. */

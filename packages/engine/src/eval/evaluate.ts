@@ -3,6 +3,7 @@ import { detectChords, detectKey } from '../harmony/index.js';
 import { guitarSetup, transcribeAudio } from '../pipeline.js';
 import type { Transcription } from '../pipeline-types.js';
 import { assignTabWithReport, type DroppedNotes } from '../tab/assign.js';
+import { openPitch } from '../tab/fingering.js';
 import { SAMPLE_RATE, midi, seconds } from '../units.js';
 import {
   chordAccuracy,
@@ -23,7 +24,7 @@ import {
  * chord and key stages fed the true notes.
  */
 
-/** Per-technique scores of predicted notes against true ones (eval/corpus/technique-metrics). */
+/** Per-technique scores of predicted notes against true ones (eval/corpus/technique-metrics.ts). */
 export type TechniqueScorer = (
   truth: NoteEvent[],
   predicted: NoteEvent[],
@@ -96,7 +97,7 @@ export function placedNotes(notes: readonly NoteEvent[], config: UploadConfig): 
     .map((n) => ({
       time: n.time,
       endTime: n.end_time,
-      pitch: (config.tuning[6 - n.string] ?? 0) + config.capo + n.fret,
+      pitch: openPitch(config, n.string) + n.fret,
       string: n.string,
       fret: n.fret,
     }));

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TUNING } from '@riffscribe/core';
@@ -16,6 +14,7 @@ import {
 import type { ModelOutput } from '../types.js';
 import { FRAME_RATE } from '../units.js';
 import { findDatasetsRoot } from './datasets.js';
+import { cachedModelOutput } from './model-cache.js';
 import { scoreNotes, type TimedNote } from './notes-metrics.js';
 import { stockNotes } from './notes-stock.js';
 import { syntheticItems } from './notes-synth.js';
@@ -34,7 +33,8 @@ import { syntheticItems } from './notes-synth.js';
  * matching (mir_eval style), and F1 with offsets (within 20% of the note or 50 ms). "stock" is
  * Basic Pitch's published post-processing at the same thresholds (eval/notes-stock.ts), "ours" is
  * notes/extract.ts. The rules were chosen on the rendered material (eval/notes-synth.ts) and then
- * checked on the real excerpts. Model outputs are cached under the OS temp directory.
+ * checked on the real excerpts. Model outputs are cached under the OS temp directory
+ * (model-cache.ts).
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -74,44 +74,9 @@ export async function realItems(): Promise<Item[]> {
   return out;
 }
 
-const WIDTHS = [88, 88, 264] as const;
-const ROW = WIDTHS[0] + WIDTHS[1] + WIDTHS[2];
-
-/** Model output for a file, cached by content hash (the model run is the slow part). */
+/** Model output for a file, cached by the hash of its decoded samples (model-cache.ts). */
 export async function modelOutputFor(file: string): Promise<ModelOutput> {
-  const key = createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex')
-    .slice(0, 16);
-  const dir = path.join(os.tmpdir(), 'riffscribe-notes-dev');
-  const cache = path.join(dir, `${key}.f32`);
-  let all: Float32Array;
-  try {
-    const raw = await readFile(cache);
-    all = new Float32Array(raw.buffer, raw.byteOffset, raw.byteLength / 4);
-  } catch {
-    const output = await runModel(await decodeAudio(file));
-    all = new Float32Array(output.frames.length * ROW);
-    output.frames.forEach((row, i) => {
-      all.set(row, i * ROW);
-    });
-    output.onsets.forEach((row, i) => {
-      all.set(row, i * ROW + WIDTHS[0]);
-    });
-    output.contours.forEach((row, i) => {
-      all.set(row, i * ROW + WIDTHS[0] + WIDTHS[1]);
-    });
-    await mkdir(dir, { recursive: true });
-    await writeFile(cache, new Uint8Array(all.buffer));
-  }
-  const n = all.length / ROW;
-  const rows = (offset: number, width: number) =>
-    Array.from({ length: n }, (_, i) => all.subarray(i * ROW + offset, i * ROW + offset + width));
-  return {
-    frames: rows(0, WIDTHS[0]),
-    onsets: rows(WIDTHS[0], WIDTHS[1]),
-    contours: rows(WIDTHS[0] + WIDTHS[1], WIDTHS[2]),
-  };
+  return cachedModelOutput(await decodeAudio(file));
 }
 
 function ours(

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TimedNote } from './notes-metrics.js';
+import { seededRandom } from './random.js';
 
 /**
  * Development material for note extraction with exact answers: seeded, generated guitar parts
@@ -34,17 +35,6 @@ const SHAPES: Record<string, number[]> = {
 };
 const MOVABLE = ['E', 'Em', 'E7', 'A', 'Am', 'A7', 'Amaj7', 'power'];
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface MidiNote extends TimedNote {
   velocity: number;
 }
@@ -57,7 +47,7 @@ function voicing(shape: number[], position: number): (number | null)[] {
 type Style = 'strum' | 'arpeggio' | 'melody' | 'mixed';
 
 function generate(seed: number, style: Style, seconds: number): MidiNote[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const bpm = 80 + Math.floor(r() * 60);
   const beat = 60 / bpm;

@@ -6,12 +6,8 @@ import { defaultUploadConfig } from '@riffscribe/core';
 import { decodeAudio } from '../adapters/media.js';
 import { ENGINE_VERSION } from '../pipeline.js';
 import { SAMPLE_RATE } from '../units.js';
-import {
-  isTechniqueScores,
-  loadCorpus,
-  loadTechniqueScores,
-  type CorpusItem,
-} from './corpus-link.js';
+import { buildCorpus, type CorpusItem } from './corpus/corpus.js';
+import { techniqueScores } from './corpus/technique-metrics.js';
 import { discoverDatasets, findDatasetsRoot, readJams, readTabJson } from './datasets.js';
 import {
   evaluateClip,
@@ -159,29 +155,12 @@ async function main() {
   // Own rendered corpus.
   let corpus: typeof real = { results: [], errors: [] };
   if (only !== 'real') {
-    const loaded = await loadCorpus();
-    const metrics = await loadTechniqueScores();
-    if (!metrics.ok) notices.push(metrics.message);
-    if (!loaded.ok) notices.push(loaded.message);
-    else {
-      progress(`Own rendered corpus (${loaded.value.length} clips):`);
-      const fn = metrics.ok ? metrics.value : null;
-      const scoreTechniques: TechniqueScorer | null = fn
-        ? (truth, predicted, setup) => {
-            const result: unknown = fn(truth, predicted, setup);
-            if (!isTechniqueScores(result)) {
-              throw new Error(
-                'techniqueScores() returned something other than per-technique scores.',
-              );
-            }
-            return result;
-          }
-        : null;
-      corpus = await runClips(loaded.value.map(corpusClip), scoreTechniques);
-      log('Own rendered corpus (eval/corpus, exact answers)');
-      log(clipTable(corpus.results, 'whole corpus'));
-      log();
-    }
+    const items = buildCorpus();
+    progress(`Own rendered corpus (${items.length} clips):`);
+    corpus = await runClips(items.map(corpusClip), techniqueScores);
+    log('Own rendered corpus (eval/corpus, exact answers)');
+    log(clipTable(corpus.results, 'whole corpus'));
+    log();
   }
 
   const all = [...real.results, ...corpus.results];

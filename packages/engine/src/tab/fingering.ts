@@ -77,8 +77,14 @@ export interface Fingering {
   own: number;
 }
 
-/** Open pitch of string s (1 = high e) with the capo: tuning[6 - s] + capo. */
-export function openPitch(setup: GuitarSetup, s: number): number {
+/**
+ * Open pitch of string s (1 = high e) with the capo: tuning[6 - s] + capo. Takes any object with
+ * the setup's tuning and capo (a GuitarSetup, an UploadConfig, the corpus's Performance).
+ */
+export function openPitch(
+  setup: { readonly tuning: readonly number[]; readonly capo: number },
+  s: number,
+): number {
   return (setup.tuning[6 - s] ?? 0) + setup.capo;
 }
 

@@ -81,7 +81,7 @@ export function pitchArray(curve: ArrayLike<number>, durationSeconds: number): n
 }
 
 /** A bent note's curve for pitch_arr: vibrato-flattened, bend shape kept. */
-export function bendCurve(
+export function smoothedBend(
   curve: ArrayLike<number>,
   opts: BendOptions = BEND_OPTIONS,
 ): Float64Array {

@@ -1,14 +1,16 @@
 import { FRET_MAX, MIN_NOTE_SECONDS, type NoteEvent, plainNote } from '@riffscribe/core';
+import { openPitch } from '../tab/fingering.js';
 import type { GuitarSetup } from '../types.js';
 import { FRAME_RATE } from '../units.js';
-import { BEND_OPTIONS, bendCurve, findBend, pitchArray, type BendOptions } from './bend.js';
-import { openPitch, type Chain } from './chains.js';
-import { meanFilter, medianFilter } from './curves.js';
-import { readJunction } from './junction.js';
+import { BEND_OPTIONS, findBend, pitchArray, smoothedBend, type BendOptions } from './bend.js';
+import type { Chain } from './chains.js';
+import { medianFilter } from './curves.js';
+import { MIDDLE, middleSeconds, readJunction } from './junction.js';
 import { trackPitch } from './pitch-track.js';
 import {
   classifyVibrato,
   roomForVibrato,
+  slowPitch,
   VIBRATO_OPTIONS,
   type VibratoOptions,
 } from './vibrato.js';
@@ -121,12 +123,13 @@ export function chainTrack(chain: Chain): { start: number; values: Float64Array 
   return { start, values };
 }
 
+/** `clean` is the track's values through a 3-frame median (one-frame jumps removed). */
 function plateausOf(
   chain: Chain,
-  track: { start: number; values: Float64Array },
+  track: { start: number },
+  clean: Float64Array,
   opts: ChainEventOptions,
 ): Plateau[] {
-  const clean = medianFilter(track.values, 1);
   const out: Plateau[] = [];
   chain.notes.forEach((n, k) => {
     const from = Math.max(0, Math.round(n.time * FRAME_RATE) - track.start);
@@ -152,9 +155,6 @@ function plateausOf(
     out.unshift({ pitch: head.pitch, note: 0, first: 0, last: 0 });
   return out;
 }
-
-/** Middle of the way between two pitches, as fractions of the interval. */
-const MIDDLE: readonly [number, number] = [0.2, 0.8];
 
 /**
  * Seconds the string took to move between two plateaus: from the clip when there is audio
@@ -182,7 +182,7 @@ function glideSeconds(
     const x = ((clean[i] ?? Number.NaN) - from.pitch) / delta;
     if (x > MIDDLE[0] && x < MIDDLE[1]) middle++;
   }
-  return middle / FRAME_RATE / (MIDDLE[1] - MIDDLE[0]);
+  return middleSeconds(middle, FRAME_RATE);
 }
 
 function classify(
@@ -274,11 +274,11 @@ export function chainEvents(
   const head = chain.notes[0];
   if (head === undefined) return [];
   const track = chainTrack(chain);
-  const plateaus = plateausOf(chain, track, opts);
+  const clean = medianFilter(track.values, 1);
+  const plateaus = plateausOf(chain, track, clean, opts);
   const lastNote = chain.notes[chain.notes.length - 1] ?? head;
   const chainEnd = Math.max(...chain.notes.map((n) => n.endTime));
   const frameTime = (i: number) => (track.start + i) / FRAME_RATE;
-  const clean = medianFilter(track.values, 1);
   const glides = plateaus.map((to, k) => {
     const from = plateaus[k - 1];
     if (from === undefined || from.pitch === to.pitch) return 0;
@@ -327,8 +327,8 @@ export function chainEvents(
   }
   segments.push(current);
 
-  // The slow pitch (a running mean over a vibrato cycle) moves only in bends and releases.
-  const slow = meanFilter(clean, Math.round(FRAME_RATE / 6.5 / 2));
+  // The slow pitch (the vibrato analysis's trend) moves only in bends and releases.
+  const slow = slowPitch(clean);
   return segments.map((seg) => {
     const event = emptyEvent(string, seg.fretted - open, seg.time, seg.end);
     event.leading_slide = seg.leading === 'slide';
@@ -352,7 +352,7 @@ export function chainEvents(
     if (bend !== null) {
       event.bend_to_fret = Math.min(FRET_MAX, event.fret + bend.up);
       event.release_to_fret = bend.releasedTo === null ? null : event.fret + bend.releasedTo;
-      event.pitch_arr = pitchArray(bendCurve(curve, opts.bend), event.end_time - event.time);
+      event.pitch_arr = pitchArray(smoothedBend(curve, opts.bend), event.end_time - event.time);
     } else {
       event.pitch_arr = pitchArray([], event.end_time - event.time);
     }

@@ -1,5 +1,8 @@
+import { LEGATO_ONSET } from '../tab/assign.js';
+import { openPitch } from '../tab/fingering.js';
 import type { GuitarSetup, TabNote } from '../types.js';
 import { attackAt, energyRiseAt, type AttackAnalysis } from './attacks.js';
+import { median } from './curves.js';
 
 /**
  * Which notes were struck, and which continue a string that was already sounding (pure).
@@ -27,7 +30,10 @@ export interface ChainOptions {
   strikeRiseDb: number;
   /** Typical attack flux when the clip has too few clear attacks to measure its own. */
   defaultAttack: number;
-  /** Onset activation from which a note is struck when there is no audio. */
+  /**
+   * Onset activation from which a note is struck when there is no audio: the tab stage's
+   * LEGATO_ONSET, the same line between a plucked note and a legato continuation.
+   */
   onsetStrike: number;
   /** Notes starting within this many seconds of each other form one strike (a strum). */
   strumWindow: number;
@@ -46,7 +52,7 @@ export const CHAIN_OPTIONS: ChainOptions = {
   strikeRatioLow: 0.4,
   strikeRiseDb: 8,
   defaultAttack: 1.3,
-  onsetStrike: 0.42,
+  onsetStrike: LEGATO_ONSET,
   strumWindow: 0.06,
   strumGap: 0.04,
   maxGap: 0.1,
@@ -80,11 +86,6 @@ export function findStrums(
     i = j;
   }
   return out;
-}
-
-/** Open pitch of a string under a setup (capo included). */
-export function openPitch(setup: GuitarSetup, string: number): number {
-  return (setup.tuning[6 - string] ?? 0) + setup.capo;
 }
 
 function playableOn(setup: GuitarSetup, string: number, pitch: number): boolean {
@@ -136,21 +137,20 @@ function typicalAttack(
     i = j;
   }
   if (values.length < 3) return opts.defaultAttack;
-  values.sort((a, b) => a - b);
-  return values[values.length >> 1] ?? opts.defaultAttack;
+  return median(values, opts.defaultAttack);
 }
 
 /**
  * Whether each note (sorted by time) was struck. With audio, from the attack at its start; without
- * (empty audio), from the model's onset activation.
+ * (empty audio), from the model's onset activation. `strummed` is findStrums(notes).
  */
 export function findStrikes(
   notes: readonly TabNote[],
   attacks: AttackAnalysis | null,
+  strummed: readonly boolean[],
   opts: ChainOptions = CHAIN_OPTIONS,
 ): boolean[] {
   const reference = attacks ? typicalAttack(notes, attacks, opts) : 1;
-  const strummed = findStrums(notes, opts);
   return notes.map((n, i) => {
     if (strummed[i] === true) return true;
     if (attacks === null) return n.onset >= opts.onsetStrike;
@@ -166,14 +166,15 @@ export function findStrikes(
  * start where its last note stops, within `maxInterval` semitones and playable on its string.
  * A short unstruck note lying inside a continuing note, within two semitones of it, is a flicker
  * of that note (a vibrato or bend excursion the model reported as a note) and is dropped.
+ * `strummed` is findStrums(notes).
  */
 export function buildChains(
   notes: readonly TabNote[],
   struck: readonly boolean[],
+  strummed: readonly boolean[],
   setup: GuitarSetup,
   opts: ChainOptions = CHAIN_OPTIONS,
 ): Chain[] {
-  const strummed = findStrums(notes, opts);
   const chains: Chain[] = [];
   const open = new Set<Chain>();
   notes.forEach((note, i) => {

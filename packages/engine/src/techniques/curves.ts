@@ -28,6 +28,16 @@ export function medianFilter(values: ArrayLike<number>, radius: number): Float64
   return out;
 }
 
+/**
+ * The middle value of `values` (for an even count, the upper of the two middle values), or
+ * `fallback` when there are none. Does not change `values`.
+ */
+export function median(values: readonly number[], fallback: number): number {
+  if (values.length === 0) return fallback;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? fallback;
+}
+
 /** Running mean over `radius` frames each side. */
 export function meanFilter(values: ArrayLike<number>, radius: number): Float64Array {
   const n = values.length;
@@ -43,25 +53,6 @@ export function meanFilter(values: ArrayLike<number>, radius: number): Float64Ar
     }
     out[i] = count === 0 ? Number.NaN : sum / count;
   }
-  return out;
-}
-
-/** Linear interpolation over NaN runs (ends take the nearest known value); all-NaN stays NaN. */
-export function fillGaps(values: ArrayLike<number>): Float64Array {
-  const n = values.length;
-  const out = Float64Array.from({ length: n }, (_, i) => values[i] ?? Number.NaN);
-  let last = -1;
-  for (let i = 0; i < n; i++) {
-    if (Number.isNaN(out[i] ?? Number.NaN)) continue;
-    if (last < 0) for (let j = 0; j < i; j++) out[j] = out[i] ?? 0;
-    else if (i - last > 1) {
-      const a = out[last] ?? 0;
-      const b = out[i] ?? 0;
-      for (let j = last + 1; j < i; j++) out[j] = a + ((b - a) * (j - last)) / (i - last);
-    }
-    last = i;
-  }
-  if (last >= 0) for (let j = last + 1; j < n; j++) out[j] = out[last] ?? 0;
   return out;
 }
 

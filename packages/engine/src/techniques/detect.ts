@@ -1,10 +1,10 @@
 import type { NoteEvent } from '@riffscribe/core';
 import type { GuitarSetup, TabNote } from '../types.js';
 import { analyseAttacks } from './attacks.js';
-import { CHAIN_EVENT_OPTIONS, chainEvents, type ChainEventOptions } from './chain-events.js';
-import { buildChains, CHAIN_OPTIONS, findStrikes, type ChainOptions } from './chains.js';
+import { chainEvents } from './chain-events.js';
+import { buildChains, findStrikes, findStrums } from './chains.js';
 import { contourOffset } from './curves.js';
-import { findMutes, MUTE_OPTIONS, type MuteOptions } from './mutes.js';
+import { findMutes } from './mutes.js';
 
 /**
  * Technique detection (pure): the tab's notes and the clip in, the lesson's notes with their
@@ -21,20 +21,8 @@ import { findMutes, MUTE_OPTIONS, type MuteOptions } from './mutes.js';
  * 4. mutes.ts: dead notes, struck but unpitched, where no pitched note explains the attack.
  *
  * Without audio (an empty array) strikes are judged from the model's onset activation and no
- * dead notes are found.
+ * dead notes are found. Each step uses its module's default options (CHAIN_OPTIONS, ...).
  */
-
-export interface TechniqueOptions {
-  chains: ChainOptions;
-  events: ChainEventOptions;
-  mutes: MuteOptions;
-}
-
-export const TECHNIQUE_OPTIONS: TechniqueOptions = {
-  chains: CHAIN_OPTIONS,
-  events: CHAIN_EVENT_OPTIONS,
-  mutes: MUTE_OPTIONS,
-};
 
 /**
  * @param notes the tab (string and fret per note; `bend` per model frame, semitones from pitch).
@@ -45,16 +33,16 @@ export function detectTechniques(
   notes: readonly TabNote[],
   audio: Float32Array,
   setup: GuitarSetup,
-  options: TechniqueOptions = TECHNIQUE_OPTIONS,
 ): NoteEvent[] {
   const offset = contourOffset(notes);
   const sorted = notes
     .map((n) => (offset === 0 ? n : { ...n, bend: n.bend.map((v) => v - offset) }))
     .sort((a, b) => a.time - b.time || a.pitch - b.pitch);
   const attacks = audio.length > 0 ? analyseAttacks(audio) : null;
-  const struck = findStrikes(sorted, attacks, options.chains);
-  const chains = buildChains(sorted, struck, setup, options.chains);
-  const events = chains.flatMap((chain) => chainEvents(chain, audio, setup, options.events));
-  const mutes = attacks ? findMutes(events, attacks, setup, options.mutes) : [];
+  const strummed = findStrums(sorted);
+  const struck = findStrikes(sorted, attacks, strummed);
+  const chains = buildChains(sorted, struck, strummed, setup);
+  const events = chains.flatMap((chain) => chainEvents(chain, audio, setup));
+  const mutes = attacks ? findMutes(events, attacks, setup) : [];
   return [...events, ...mutes].sort((a, b) => a.time - b.time || b.string - a.string);
 }

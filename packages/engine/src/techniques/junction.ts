@@ -1,4 +1,4 @@
-import { SAMPLE_RATE } from '../units.js';
+import { hzToMidi, midiToHz, SAMPLE_RATE } from '../units.js';
 
 /**
  * How a string got from one pitch to the next (pure): by a glide (a slide or a bend passes
@@ -14,10 +14,15 @@ export const JUNCTION_HOP = 64;
 /** A frame's YIN dip must be at most this deep (0 = perfectly periodic) to count. */
 const MAX_APERIODICITY = 0.35;
 /** The middle of the way: fractions of the interval between the two pitches. */
-const MIDDLE: readonly [number, number] = [0.2, 0.8];
+export const MIDDLE: readonly [number, number] = [0.2, 0.8];
 
-const hzOf = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
-const midiOf = (hz: number) => 69 + 12 * Math.log2(hz / 440);
+/**
+ * Seconds a glide takes over the whole way, from `count` analysis steps (`stepsPerSecond` of
+ * them a second) spent in the middle of the way, which is MIDDLE[1] - MIDDLE[0] of it.
+ */
+export function middleSeconds(count: number, stepsPerSecond: number): number {
+  return count / stepsPerSecond / (MIDDLE[1] - MIDDLE[0]);
+}
 
 /**
  * YIN pitch (MIDI, fractional) of the window starting at `start`, with periods searched between
@@ -29,8 +34,8 @@ export function yinPitch(
   lowMidi: number,
   highMidi: number,
 ): number | null {
-  const tauMin = Math.max(2, Math.floor(SAMPLE_RATE / hzOf(highMidi)));
-  const tauMax = Math.ceil(SAMPLE_RATE / hzOf(lowMidi));
+  const tauMin = Math.max(2, Math.floor(SAMPLE_RATE / midiToHz(highMidi)));
+  const tauMax = Math.ceil(SAMPLE_RATE / midiToHz(lowMidi));
   const width = Math.max(256, tauMax);
   if (start < 0 || start + width + tauMax + 1 >= audio.length) return null;
   const d = new Float64Array(tauMax + 2);
@@ -64,7 +69,7 @@ export function yinPitch(
   const c = cm[best + 1] ?? bestValue;
   const curvature = a - 2 * bestValue + c;
   const shift = curvature > 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / curvature)) : 0;
-  return midiOf(SAMPLE_RATE / (best + shift));
+  return hzToMidi(SAMPLE_RATE / (best + shift));
 }
 
 export interface Junction {
@@ -100,6 +105,6 @@ export function readJunction(
     const x = (p - fromMidi) / delta;
     if (x > MIDDLE[0] && x < MIDDLE[1]) middle++;
   }
-  const glideSeconds = (middle * JUNCTION_HOP) / SAMPLE_RATE / (MIDDLE[1] - MIDDLE[0]);
+  const glideSeconds = middleSeconds(middle, SAMPLE_RATE / JUNCTION_HOP);
   return { glideSeconds, voiced, middle };
 }

@@ -3,6 +3,7 @@ import type { GuitarSetup } from '../types.js';
 import { FRAME_RATE } from '../units.js';
 import { attackAt, type AttackAnalysis } from './attacks.js';
 import { pitchArray } from './bend.js';
+import { median } from './curves.js';
 
 /**
  * Dead (muted) notes (pure): the picking hand strikes a string the fretting hand only touches, so
@@ -11,8 +12,10 @@ import { pitchArray } from './bend.js';
  * an attack that no note starting there explains and after which the sound dies at once (a
  * plucked note the model missed rings on, and is not called a dead note).
  *
- * A dead note is written on the string of the nearest note in time, at that note's fret (where
- * the fretting hand is), with mute: true.
+ * A dead note is written on the string of the nearest note in time whose string is not sounding
+ * then (a string rings until its note ends, and a string plays one note at a time), at that note's
+ * fret (where the fretting hand is), with mute: true; when every string is sounding, on the
+ * nearest note's string.
  */
 
 export interface MuteOptions {
@@ -38,10 +41,9 @@ export const MUTE_OPTIONS: MuteOptions = {
   seconds: 0.08,
 };
 
-function median(values: number[], fallback: number): number {
-  if (values.length === 0) return fallback;
-  const s = [...values].sort((a, b) => a - b);
-  return s[s.length >> 1] ?? fallback;
+/** Strings on which one of `notes` is sounding at `time`. */
+function soundingStrings(notes: readonly NoteEvent[], time: number): Set<number> {
+  return new Set(notes.filter((n) => n.time <= time && time < n.end_time).map((n) => n.string));
 }
 
 /** The event (sorted by time) whose start is nearest `time`, by binary search. */
@@ -86,7 +88,9 @@ export function findMutes(
     const late = energy[t + opts.decayFrames] ?? 0;
     if (10 * Math.log10((peak + 1e-12) / (late + 1e-12)) < opts.decayDb) continue;
     const time = t / FRAME_RATE;
-    const nearest = nearestEvent(byTime, time);
+    const busy = soundingStrings([...byTime, ...out], time);
+    const free = byTime.filter((e) => !busy.has(e.string));
+    const nearest = nearestEvent(free, time) ?? nearestEvent(byTime, time);
     const string = nearest?.string ?? 6;
     const fret = Math.max(0, Math.min(setup.frets, nearest?.fret ?? 0));
     out.push(

@@ -1,4 +1,4 @@
-import { HOP, SAMPLE_RATE } from '../units.js';
+import { HOP, hzToMidi, midiToHz, SAMPLE_RATE } from '../units.js';
 import { frameSpectrum } from './spectrum.js';
 
 /**
@@ -22,8 +22,21 @@ const SEARCH_SEMITONES = 0.7;
 /** Partials' estimates must agree within this many semitones of their weighted mean. */
 const AGREEMENT = 0.3;
 
-const hzOf = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
-const midiOf = (hz: number) => 69 + 12 * Math.log2(hz / 440);
+interface Estimate {
+  midi: number;
+  weight: number;
+}
+
+/** Mean of the estimates' pitches weighted by their power. */
+function weightedMean(estimates: readonly Estimate[]): number {
+  let sum = 0;
+  let weight = 0;
+  for (const e of estimates) {
+    sum += e.midi * e.weight;
+    weight += e.weight;
+  }
+  return sum / weight;
+}
 
 /**
  * @param frames model frames to read (frame i centred on sample i * HOP).
@@ -44,8 +57,8 @@ export function trackPitch(
     if (center - WINDOW < 0 || center + WINDOW >= audio.length) continue;
     const a = frameSpectrum(audio, center - PHASE_LAG / 2, WINDOW);
     const b = frameSpectrum(audio, center + PHASE_LAG / 2, WINDOW);
-    const f0 = hzOf(expected);
-    const estimates: { midi: number; weight: number }[] = [];
+    const f0 = midiToHz(expected);
+    const estimates: Estimate[] = [];
     for (let h = 1; h <= MAX_PARTIALS && h * f0 < MAX_PARTIAL_HZ; h++) {
       const fh = h * f0;
       const lo = Math.max(1, Math.floor((fh * 2 ** (-SEARCH_SEMITONES / 12)) / binHz));
@@ -67,26 +80,14 @@ export function trackPitch(
       dev -= 2 * Math.PI * Math.round(dev / (2 * Math.PI));
       const hz = (k + (dev * WINDOW) / (2 * Math.PI * PHASE_LAG)) * binHz;
       if (hz <= 0) continue;
-      estimates.push({ midi: midiOf(hz / h), weight: power });
+      estimates.push({ midi: hzToMidi(hz / h), weight: power });
     }
     if (estimates.length === 0) continue;
-    let sum = 0;
-    let weight = 0;
-    for (const e of estimates) {
-      sum += e.midi * e.weight;
-      weight += e.weight;
-    }
-    let mean = sum / weight;
+    const first = weightedMean(estimates);
     // Drop partials that disagree (a neighbouring note's partial), then average again.
-    const agreeing = estimates.filter((e) => Math.abs(e.midi - mean) <= AGREEMENT);
+    const agreeing = estimates.filter((e) => Math.abs(e.midi - first) <= AGREEMENT);
     if (agreeing.length === 0) continue;
-    sum = 0;
-    weight = 0;
-    for (const e of agreeing) {
-      sum += e.midi * e.weight;
-      weight += e.weight;
-    }
-    mean = sum / weight;
+    const mean = weightedMean(agreeing);
     if (Math.abs(mean - expected) <= SEARCH_SEMITONES) out[i] = mean;
   }
   return out;

@@ -1,6 +1,6 @@
-import { VIBRATO_CENTS } from '@riffscribe/core';
+import { VIBRATO_CENTS, VIBRATO_RATE_HZ } from '@riffscribe/core';
 import { FRAME_RATE } from '../units.js';
-import { meanFilter, medianFilter } from './curves.js';
+import { meanFilter, median, medianFilter } from './curves.js';
 
 /**
  * Vibrato on one note's pitch curve (pure): a periodic pitch modulation at a hand's rate (players
@@ -41,8 +41,8 @@ export interface VibratoMeasure {
   frames: number;
 }
 
-/** Analysis windows span two vibrato cycles at the spec's 6.5 Hz. */
-const WINDOW = Math.round((2 * FRAME_RATE) / 6.5);
+/** Analysis windows span two vibrato cycles at the spec's rate (VIBRATO_RATE_HZ, 6.5 Hz). */
+const WINDOW = Math.round((2 * FRAME_RATE) / VIBRATO_RATE_HZ);
 const STEP = 4;
 
 interface WindowMeasure {
@@ -73,6 +73,14 @@ function measureWindow(residue: Float64Array): WindowMeasure {
 }
 
 /**
+ * The slow part of a (cleaned) pitch curve: a running mean over one vibrato cycle at the spec's
+ * rate, which flattens vibrato and keeps held pitch, bends and releases.
+ */
+export function slowPitch(clean: ArrayLike<number>): Float64Array {
+  return meanFilter(clean, Math.round(FRAME_RATE / VIBRATO_RATE_HZ / 2));
+}
+
+/**
  * Measures the modulation of `curve` over the frames where `held` is true, in windows of two
  * cycles (a vibrato often starts a little after the note, so the whole note would dilute it).
  * Windows whose rate is a hand's and whose residue repeats after one period are modulated; the
@@ -84,7 +92,7 @@ export function measureVibrato(
   opts: VibratoOptions = VIBRATO_OPTIONS,
 ): VibratoMeasure | null {
   const clean = medianFilter(curve, 1);
-  const trend = meanFilter(clean, Math.round(FRAME_RATE / 6.5 / 2));
+  const trend = slowPitch(clean);
   const windows: WindowMeasure[] = [];
   let runStart = -1;
   for (let i = 0; i <= clean.length; i++) {
@@ -107,7 +115,7 @@ export function measureVibrato(
       m.rate >= opts.minRateHz && m.rate <= opts.maxRateHz && m.regularity >= opts.minRegularity,
   );
   if (modulated.length === 0) return null;
-  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+  const mid = (xs: number[]) => median(xs, 0);
   return {
     rateHz: mid(modulated.map((m) => m.rate)),
     depthCents: mid(modulated.map((m) => m.rms)) * Math.SQRT2 * 100,

@@ -1,4 +1,5 @@
 import type { Tuning } from '@riffscribe/core';
+import { pitchClassOf } from '../metrics.js';
 
 /**
  * Chord voicings for the corpus: a chord name (as it sounds) -> frets low string to high string
@@ -8,25 +9,6 @@ import type { Tuning } from '@riffscribe/core';
  */
 
 const STANDARD = [40, 45, 50, 55, 59, 64];
-const PITCH_CLASS: Record<string, number> = {
-  C: 0,
-  'C#': 1,
-  Db: 1,
-  D: 2,
-  'D#': 3,
-  Eb: 3,
-  E: 4,
-  F: 5,
-  'F#': 6,
-  Gb: 6,
-  G: 7,
-  'G#': 8,
-  Ab: 8,
-  A: 9,
-  'A#': 10,
-  Bb: 10,
-  B: 11,
-};
 
 type Shape = readonly (number | null)[];
 const x = null;
@@ -90,9 +72,9 @@ export interface ParsedChord {
 export function parseChord(name: string): ParsedChord {
   const m = /^([A-G][b#]?)(m7|maj7|m|7|sus2|sus4|5|add9|6)?(?:\/([A-G][b#]?))?$/.exec(name);
   if (!m) throw new Error(`unknown chord name ${name}`);
-  const root = PITCH_CLASS[m[1] ?? ''];
-  if (root === undefined) throw new Error(`unknown root in ${name}`);
-  const bass = m[3] !== undefined ? (PITCH_CLASS[m[3]] ?? null) : null;
+  const root = pitchClassOf(m[1] ?? '');
+  if (root === null) throw new Error(`unknown root in ${name}`);
+  const bass = m[3] !== undefined ? pitchClassOf(m[3]) : null;
   return { root, quality: m[2] ?? '', bass };
 }
 

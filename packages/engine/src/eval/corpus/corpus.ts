@@ -10,7 +10,7 @@ import {
 import { parseChord } from './chords.js';
 import { Performance } from './performance.js';
 import { PHRASES, type PhraseContext, type PhraseKind } from './phrases.js';
-import { seededRandom } from './random.js';
+import { seededRandom } from '../random.js';
 import { renderPerformance, TIMBRES } from './render.js';
 
 /**

@@ -1,18 +1,18 @@
 import { parseArgs } from 'node:util';
 import type { NoteEvent } from '@riffscribe/core';
-import { defaultNoteOptions, extractNotes } from '../../notes/extract.js';
-import { assignTab } from '../../tab/assign.js';
-import { oneNotePerString } from '../../tab/strings.js';
-import { detectTechniques } from '../../techniques/detect.js';
+import { guitarSetup, lessonNotes } from '../../pipeline.js';
+import { openPitch } from '../../tab/fingering.js';
 import type { TabNote } from '../../types.js';
+import { cachedModelOutput } from '../model-cache.js';
 import { buildCorpus, type CorpusItem } from './corpus.js';
-import { cachedModelOutput, setupOf, truthTab } from './model-cache.js';
 import {
   combineTechniqueScores,
   techniqueScores,
   TECHNIQUES,
+  type TechniqueScore,
   type TechniqueScores,
 } from './technique-metrics.js';
+import { truthTab } from './truth-tab.js';
 
 /**
  * Technique detection on the rendered corpus with the real model (development measurement; the
@@ -22,8 +22,10 @@ import {
  *     [--truth-tab]   place notes on the true strings instead of the tab stage's choice
  *     [--item NAME]   one item, listing every note with its techniques, true and found
  *
- * Prints per-technique precision, recall and F1 per item and over the whole corpus. Model outputs
- * are cached under the OS temp directory by a hash of the audio.
+ * Prints per-technique precision, recall and F1 per item and over the whole corpus ('-' for a
+ * technique with no occurrences, true or found). The notes are the pipeline's (lessonNotes in
+ * pipeline.ts), as `npm run eval` scores them. Model outputs are cached under the OS temp
+ * directory by a hash of the audio (../model-cache.ts).
  */
 
 function flags(n: NoteEvent): string {
@@ -42,7 +44,7 @@ function flags(n: NoteEvent): string {
 }
 
 function listing(item: CorpusItem, found: NoteEvent[], tab: readonly TabNote[]): void {
-  const open = (s: number) => (item.config.tuning[6 - s] ?? 0) + item.config.capo;
+  const open = (s: number) => openPitch(item.config, s);
   const rows = [
     ...item.notes.map((n) => ({ side: 'true ', n, extra: '' })),
     ...found.map((n) => {
@@ -61,17 +63,14 @@ function listing(item: CorpusItem, found: NoteEvent[], tab: readonly TabNote[]):
   }
 }
 
+function cell(v: TechniqueScore): string {
+  const n = v.truePositives + v.falseNegatives;
+  if (n === 0 && v.falsePositives === 0) return '-'.padEnd(24);
+  return `${v.f1.toFixed(2)} (${v.precision.toFixed(2)}/${v.recall.toFixed(2)} n${n})`.padEnd(24);
+}
+
 function row(name: string, s: TechniqueScores): string {
-  return (
-    name.padEnd(34) +
-    TECHNIQUES.map((t) => {
-      const v = s[t];
-      const n = v.truePositives + v.falseNegatives;
-      return `${v.f1.toFixed(2)} (${v.precision.toFixed(2)}/${v.recall.toFixed(2)} n${n})`.padEnd(
-        24,
-      );
-    }).join('')
-  );
+  return name.padEnd(34) + TECHNIQUES.map((t) => cell(s[t])).join('');
 }
 
 async function main(): Promise<void> {
@@ -82,14 +81,14 @@ async function main(): Promise<void> {
   console.log(`${''.padEnd(34)}${TECHNIQUES.map((t) => `${t} F1 (P/R n)`.padEnd(24)).join('')}`);
   const all: TechniqueScores[] = [];
   for (const item of corpus) {
-    const setup = setupOf(item);
     const output = await cachedModelOutput(item.audio);
-    const detected = extractNotes(output, defaultNoteOptions(setup, item.config));
-    const tab = values['truth-tab']
-      ? truthTab(detected, item)
-      : oneNotePerString(assignTab(detected, setup));
-    const found = detectTechniques(tab, item.audio, setup);
-    const scores = techniqueScores(item.notes, found, setup);
+    const { tab, notes: found } = lessonNotes(
+      output,
+      item.audio,
+      item.config,
+      values['truth-tab'] ? { place: (detected) => truthTab(detected, item) } : {},
+    );
+    const scores = techniqueScores(item.notes, found, guitarSetup(item.config));
     all.push(scores);
     console.log(row(item.name, scores));
     if (values.item !== undefined) listing(item, found, tab);

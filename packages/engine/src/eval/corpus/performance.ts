@@ -1,6 +1,14 @@
-import type { ChordEvent, NoteEvent, Tuning } from '@riffscribe/core';
-import { FRAME_RATE, SAMPLE_RATE } from '../../units.js';
-import { gaussian, type Random } from './random.js';
+import {
+  PITCH_POINT_MAX,
+  PITCH_POINT_MIN,
+  PITCH_STEPS_PER_FRET,
+  type ChordEvent,
+  type NoteEvent,
+  type Tuning,
+} from '@riffscribe/core';
+import { openPitch } from '../../tab/fingering.js';
+import { FRAME_RATE, HOP, midiToHz, SAMPLE_RATE } from '../../units.js';
+import { gaussian, type Random } from '../random.js';
 import {
   CONTROL_SAMPLES,
   naturalT60,
@@ -95,7 +103,7 @@ export class Performance {
 
   /** MIDI pitch of a string and fret under this tuning and capo. */
   pitchOf(string: number, fret: number): number {
-    return (this.tuning[6 - string] ?? 0) + this.capo + fret;
+    return openPitch(this, string) + fret;
   }
 
   private lastOn(string: number): PlayedNote | undefined {
@@ -212,10 +220,10 @@ export class Performance {
         const time = round(n.start);
         const end = round(n.end);
         const duration = end - time;
-        const points = Math.floor((duration * SAMPLE_RATE) / 256) + 1;
+        const points = Math.floor((duration * SAMPLE_RATE) / HOP) + 1;
         const pitchArr = Array.from({ length: points }, (_, k) => {
-          const v = 1 + 3 * bendAt(n.bend, k / FRAME_RATE);
-          return Math.round(Math.min(10, Math.max(-8, v)) * 100) / 100;
+          const v = 1 + PITCH_STEPS_PER_FRET * bendAt(n.bend, k / FRAME_RATE);
+          return Math.round(Math.min(PITCH_POINT_MAX, Math.max(PITCH_POINT_MIN, v)) * 100) / 100;
         });
         const top = n.bend ? n.fret + n.bend.semitones : null;
         const release = n.bend?.release ? n.fret + n.bend.release.to : null;
@@ -266,7 +274,7 @@ export class Performance {
         const tau = t - n.start;
         let p =
           this.pitchOf(s, n.fret) + n.detune + bendAt(n.bend, tau) + vibratoAt(n.vibrato, tau);
-        let decay = naturalT60(timbre, 440 * 2 ** ((p - 69) / 12));
+        let decay = naturalT60(timbre, midiToHz(p));
         if (n.next && n.glide !== undefined && t > n.end - n.glide) {
           const x = (t - (n.end - n.glide)) / n.glide;
           p += (n.next.fret - n.fret) * smooth(x);

@@ -1,6 +1,6 @@
 import { voicing } from './chords.js';
 import type { Performance, PlayedNote } from './performance.js';
-import { between, type Random } from './random.js';
+import { between, type Random } from '../random.js';
 
 /**
  * Seeded phrase writing: short musical figures in a key and hand position, each centred on one

@@ -1,7 +1,7 @@
 import type { GuitarType } from '@riffscribe/core';
 import { SAMPLE_RATE } from '../../units.js';
 import type { Performance } from './performance.js';
-import type { Random } from './random.js';
+import type { Random } from '../random.js';
 import { renderString, type Timbre } from './string-model.js';
 
 /**

@@ -1,5 +1,5 @@
-import { SAMPLE_RATE } from '../../units.js';
-import { between, type Random } from './random.js';
+import { midiToHz, SAMPLE_RATE } from '../../units.js';
+import { between, type Random } from '../random.js';
 
 /**
  * One guitar string as a physical model: an extended Karplus-Strong waveguide (a delay line the
@@ -60,8 +60,6 @@ export interface StringScore {
   t60: Float32Array;
   excitations: readonly Excitation[];
 }
-
-const midiToHz = (m: number) => 440 * 2 ** ((m - 69) / 12);
 
 /** T60 of a fretted note at `hz` for a timbre: lower notes ring longer. */
 export function naturalT60(timbre: Timbre, hz: number): number {

@@ -1,19 +1,29 @@
 import type { NoteEvent } from '@riffscribe/core';
+import { openPitch } from '../../tab/fingering.js';
+import {
+  combineTechniqueScores as combineCounts,
+  maximumMatching,
+  scores,
+  type TechniqueCounts,
+} from '../metrics.js';
 
 /**
  * Per-technique precision, recall and F1 of predicted notes against true notes (pure).
  *
  * Notes are matched one to one: a pitched note matches a pitched note whose onset is within
  * ONSET_TOLERANCE and which has the same pitch (when a setup is given: tuning[6 - string] + capo +
- * fret, so a note written on another string still matches) or else the same string and fret;
- * closest onsets are paired first. A dead note has no pitch, so in a second pass a muted note on
- * either side matches any note left over with an onset within the tolerance.
+ * fret, so a note written on another string still matches) or else the same string and fret,
+ * as many pairs as possible (metrics.ts's maximumMatching, as for the note scores). A dead note
+ * has no pitch, so in a second pass a muted note on either side matches any note left over with
+ * an onset within the tolerance.
  *
  * Then each technique is counted per occurrence: a slide, hammer-on or pull-off once per side of a
  * note that carries it (leading and trailing are separate occurrences, so the two notes of a
  * hammer-on give two), a bend, a vibrato or a mute once per note. An occurrence on a matched pair
  * is a true positive when both notes carry it; an occurrence on only the predicted note, or on an
  * unmatched predicted note, is a false positive; on only the true note, a false negative.
+ * Precision, recall and F1 come from those counts by metrics.ts's `scores` (0 where a denominator
+ * is 0, so a technique with no occurrences on either side scores 0, with all three counts 0).
  */
 
 export const TECHNIQUES = ['bend', 'vibrato', 'slide', 'hammer_on', 'pull_off', 'mute'] as const;
@@ -22,15 +32,8 @@ export type Technique = (typeof TECHNIQUES)[number];
 /** Onset tolerance of the match, seconds (the usual transcription criterion). */
 export const ONSET_TOLERANCE = 0.05;
 
-export interface TechniqueScore {
-  truePositives: number;
-  falsePositives: number;
-  falseNegatives: number;
-  /** 0..1; 1 when nothing was predicted and nothing was there to find. */
-  precision: number;
-  recall: number;
-  f1: number;
-}
+/** Precision, recall and F1 of one technique with their counts. */
+export type TechniqueScore = Required<TechniqueCounts>;
 
 export type TechniqueScores = Record<Technique, TechniqueScore>;
 
@@ -53,44 +56,39 @@ function occurrences(n: NoteEvent): Record<Technique, number[]> {
   };
 }
 
-/** Pairs of indices (truth, predicted), one to one, closest onsets first. */
+/**
+ * Pairs of indices (truth, predicted), one to one: a maximum matching (metrics.ts) of pitched
+ * notes of the same pitch, then one of the notes left over where either is a dead note.
+ */
 export function matchNotes(
   truth: readonly NoteEvent[],
   predicted: readonly NoteEvent[],
   setup?: MatchSetup,
 ): [number, number][] {
   const pitchOf = (n: NoteEvent) =>
-    setup ? (setup.tuning[6 - n.string] ?? 0) + setup.capo + n.fret : n.string * 100 + n.fret;
+    setup ? openPitch(setup, n.string) + n.fret : n.string * 100 + n.fret;
   const usedT = new Set<number>();
   const usedP = new Set<number>();
-  const pairs: [number, number][] = [];
   const pass = (accept: (t: NoteEvent, p: NoteEvent) => boolean) => {
-    const candidates: { i: number; j: number; d: number }[] = [];
-    truth.forEach((t, i) => {
-      if (usedT.has(i)) return;
-      predicted.forEach((p, j) => {
-        if (usedP.has(j)) return;
-        const d = Math.abs(t.time - p.time);
-        if (d <= ONSET_TOLERANCE + 1e-9 && accept(t, p)) candidates.push({ i, j, d });
-      });
+    const pairs = maximumMatching(truth.length, predicted.length, (i, j) => {
+      const t = truth[i];
+      const p = predicted[j];
+      if (t === undefined || p === undefined || usedT.has(i) || usedP.has(j)) return false;
+      return Math.abs(t.time - p.time) <= ONSET_TOLERANCE + 1e-9 && accept(t, p);
     });
-    candidates.sort((a, b) => a.d - b.d || a.i - b.i || a.j - b.j);
-    for (const { i, j } of candidates) {
-      if (usedT.has(i) || usedP.has(j)) continue;
+    for (const [i, j] of pairs) {
       usedT.add(i);
       usedP.add(j);
-      pairs.push([i, j]);
     }
+    return pairs;
   };
-  pass((t, p) => !t.mute && !p.mute && pitchOf(t) === pitchOf(p));
-  pass((t, p) => t.mute || p.mute);
-  return pairs.sort((a, b) => a[0] - b[0]);
+  const pitched = pass((t, p) => !t.mute && !p.mute && pitchOf(t) === pitchOf(p));
+  const dead = pass((t, p) => t.mute || p.mute);
+  return [...pitched, ...dead].sort((a, b) => a[0] - b[0]);
 }
 
 function score(tp: number, fp: number, fn: number): TechniqueScore {
-  const precision = tp + fp === 0 ? (fn === 0 ? 1 : 0) : tp / (tp + fp);
-  const recall = tp + fn === 0 ? (fp === 0 ? 1 : 0) : tp / (tp + fn);
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  const { precision, recall, f1 } = scores(tp, tp + fn, tp + fp);
   return { truePositives: tp, falsePositives: fp, falseNegatives: fn, precision, recall, f1 };
 }
 
@@ -139,17 +137,11 @@ export function techniqueScores(
 
 /** Scores over several clips: counts summed, then precision, recall and F1 (micro average). */
 export function combineTechniqueScores(list: readonly TechniqueScores[]): TechniqueScores {
+  const combined = combineCounts(list);
   return Object.fromEntries(
     TECHNIQUES.map((tech) => {
-      let tp = 0;
-      let fp = 0;
-      let fn = 0;
-      for (const s of list) {
-        tp += s[tech].truePositives;
-        fp += s[tech].falsePositives;
-        fn += s[tech].falseNegatives;
-      }
-      return [tech, score(tp, fp, fn)];
+      const c = combined[tech];
+      return [tech, score(c?.truePositives ?? 0, c?.falsePositives ?? 0, c?.falseNegatives ?? 0)];
     }),
   ) as TechniqueScores;
 }

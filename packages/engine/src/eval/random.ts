@@ -1,6 +1,7 @@
 /**
- * A seeded pseudo-random generator (mulberry32) so that the corpus renders bit for bit the same on
- * every run and machine. Returns floats in [0, 1).
+ * A seeded pseudo-random generator (mulberry32) so that the rendered corpus (eval/corpus) and the
+ * generated note-extraction material (notes-synth.ts) come out bit for bit the same on every run
+ * and machine. Returns floats in [0, 1).
  */
 export type Random = () => number;
 
