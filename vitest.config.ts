@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { reachable } from './apps/server/test/support/net.js';
 
 /**
  * Test tiers (docs/testing.md):
@@ -14,26 +14,6 @@ const workspaceSource = { conditions: ['source', ...defaultClientConditions] };
 const dbSuite = ['apps/server/test/db/**/*.test.ts'];
 const ci = process.env.CI === 'true';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Whether something accepts TCP connections at host:port within a second. */
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => {
-      done(false);
-    });
-    socket.once('error', () => {
-      done(false);
-    });
-    socket.connect(port, host, () => {
-      done(true);
-    });
-  });
-}
 
 /**
  * Locally, a part this machine lacks (the PostgreSQL server, Chromium) leaves its project out with

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,6 +11,7 @@ import type {} from 'fastify';
 import { accessTokenKey, issueAccessToken } from '../src/auth/tokens.js';
 import { openDatabase } from '../src/db/database.js';
 import { AccountService } from '../src/services/account.service.js';
+import { freePort } from '../test/support/net.js';
 
 /**
  * `npm run bench:pipeline`: the processing pipeline in embedded mode, measured from outside.
@@ -50,20 +50,6 @@ function run(binary: string, argv: string[]): Promise<void> {
     child.once('close', (code) => {
       if (code === 0) resolve();
       else reject(new Error(`${binary} failed: ${stderr}`));
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
     });
   });
 }

@@ -113,6 +113,14 @@ export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST ?? '127.0.0.1';
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const databaseUrl = env.DATABASE_URL ?? null;
+  const embedded = (env.EMBEDDED_WORKER ?? 'true') !== 'false';
+  if (!embedded && databaseUrl === null) {
+    // PGlite belongs to this process, so no `npm run worker` could reach it: jobs would never run.
+    throw new Error(
+      'EMBEDDED_WORKER=false needs DATABASE_URL (PostgreSQL): separate workers cannot share the embedded PGlite database',
+    );
+  }
   const bucket = env.S3_BUCKET;
   const storage: Config['storage'] =
     (env.STORAGE_DRIVER ?? (bucket ? 's3' : 'local')) === 's3'
@@ -141,10 +149,10 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     dataDir,
     logLevel: env.LOG_LEVEL ?? 'info',
-    databaseUrl: env.DATABASE_URL ?? null,
+    databaseUrl,
     databaseSchema: schemaName(env.DATABASE_SCHEMA),
     worker: {
-      embedded: (env.EMBEDDED_WORKER ?? 'true') !== 'false',
+      embedded,
       concurrency: positiveInt(env, 'WORKER_CONCURRENCY', availableParallelism()),
       leaseSeconds: positiveInt(env, 'WORKER_LEASE_SECONDS', 60, 3),
       jobTimeoutSeconds: positiveInt(env, 'JOB_TIMEOUT_SECONDS', 1800, 10),
@@ -185,9 +193,12 @@ function positiveInt(env: Env, name: string, fallback: number, min = 1): number 
   return n;
 }
 
+/** A PostgreSQL schema name this server accepts: a lower-case identifier, safe to inline in SQL. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
 function schemaName(value: string | undefined): string | null {
   if (value === undefined || value === '') return null;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(value)) {
+  if (!SCHEMA_NAME.test(value)) {
     throw new Error('DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _)');
   }
   return value;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql, type MigrationProvider } from 'kysely';
 import pg from 'pg';
+import { SCHEMA_NAME } from '../config.js';
 import { initial } from './migrations/0001-initial.js';
 import { jobLeases } from './migrations/0002-job-leases.js';
 import { ConnectionLock, PGliteDialect } from './pglite-dialect.js';
@@ -49,7 +50,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** Creates the configured schema when missing; a concurrent creator winning the race is fine. */
 async function createSchema(database: Database, schema: string): Promise<void> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name ${schema}`);
   try {
     await database.executeSql(`create schema if not exists ${schema}`);
   } catch (error) {

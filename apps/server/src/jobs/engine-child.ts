@@ -30,7 +30,7 @@ async function handle(request: Exclude<EngineRequest, { type: 'cancel' }>): Prom
   try {
     const engine = await loadEngine();
     if (request.type === 'probe') {
-      const facts = await engine.probeMedia(request.file);
+      const facts = await engine.probeMedia(request.file, { signal: controller.signal });
       send({ type: 'probed', id: request.id, facts });
       return;
     }

@@ -12,7 +12,7 @@ import { EngineCrashError } from './failures.js';
  * a child process must run compiled code too; when this module itself runs from TypeScript
  * source (tests), the child comes from `apps/server/dist/jobs`, built by `tsc -b apps/server`.
  */
-export function compiledJobsModule(name: string): string {
+function compiledJobsModule(name: string): string {
   const here = fileURLToPath(import.meta.url);
   const dir = path.dirname(here);
   if (here.endsWith('.ts')) return path.resolve(dir, '../../dist/jobs', `${name}.js`);

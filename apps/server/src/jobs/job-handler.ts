@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   MAX_UPLOAD_BYTES,
@@ -23,12 +24,12 @@ import { jobObjectKey } from '../storage/keys.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { EngineHost } from './engine-host.js';
 import { PermanentJobError } from './failures.js';
-import { STAGE_MESSAGES, jobStageOf, progressPlan, spanPercent } from './stages.js';
+import { STAGE_MESSAGES, progressPlan, spanPercent } from './stages.js';
 import { checkMediaFacts } from './upload-verification.js';
 import { makeThumbnail, transcodeForBrowser } from './video.js';
 
 /** Output files of a job and where they are stored. Keys are fixed per job, so a rerun overwrites. */
-export const OUTPUT_FILES = {
+const OUTPUT_FILES = {
   results: {
     key: (id: string) => jobObjectKey(id, 'results.json', 'original'),
     type: 'application/json',
@@ -51,7 +52,7 @@ export const OUTPUT_FILES = {
 export const generatedThumbnailKey = (jobId: string) => jobObjectKey(jobId, 'poster.jpg');
 
 /** Every object key a job's processing may write. */
-export function outputKeys(jobId: string): string[] {
+function outputKeys(jobId: string): string[] {
   return [...Object.values(OUTPUT_FILES).map((f) => f.key(jobId)), generatedThumbnailKey(jobId)];
 }
 
@@ -67,6 +68,11 @@ export interface HandlerDeps {
   ffmpeg: () => Promise<string>;
   /** Writes stage, percent and message to the job (lease-checked by the caller). */
   report: (update: StageUpdate) => Promise<void>;
+  /**
+   * Called right before the outputs are stored: renews the lease and throws when this attempt
+   * no longer holds it, so that a stale attempt does not overwrite the outputs of a newer one.
+   */
+  confirmLease: () => Promise<void>;
   signal: AbortSignal;
   /** Upper bound of one ffmpeg run, in milliseconds. */
   toolTimeoutMs: number;
@@ -119,7 +125,7 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
       signal: deps.signal,
       ...(limited ? { maxDurationSeconds: REJECT_VIDEO_OVER_SECONDS } : {}),
       onProgress: (p) => {
-        const stage = jobStageOf(p.stage);
+        const stage = p.stage;
         const percent = spanPercent(plan.engineFrom, plan.engineTo, p.percent);
         const message = p.message.trim() || STAGE_MESSAGES[stage];
         void deps.report(update(stage, percent, message)).catch(() => undefined);
@@ -177,35 +183,27 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
         'Saving your lesson...',
       ),
     );
+    await deps.confirmLease();
     const files: JobFile[] = [];
-    const putJson = async (name: 'results' | 'notes' | 'chords', value: unknown) => {
-      const body = Buffer.from(JSON.stringify(value));
+    const putOutput = async (
+      name: keyof typeof OUTPUT_FILES,
+      body: Buffer | Readable,
+      size: number,
+    ) => {
       const spec = OUTPUT_FILES[name];
-      await deps.store.put(spec.key(job.id), body, spec.type);
-      files.push({
-        jobId: job.id,
-        name,
-        version: 'original',
-        key: spec.key(job.id),
-        contentType: spec.type,
-        size: body.length,
-      });
+      const key = spec.key(job.id);
+      await deps.store.put(key, body, spec.type);
+      files.push({ jobId: job.id, name, version: 'original', key, contentType: spec.type, size });
+    };
+    const putJson = (name: 'results' | 'notes' | 'chords', value: unknown) => {
+      const body = Buffer.from(JSON.stringify(value));
+      return putOutput(name, body, body.length);
     };
     await putJson('results', { ...transcription.results, duration });
     await putJson('notes', transcription.notes);
     await putJson('chords', transcription.chords);
     if (withVideo) {
-      const spec = OUTPUT_FILES['video.mp4'];
-      const size = (await stat(videoFile)).size;
-      await deps.store.put(spec.key(job.id), createReadStream(videoFile), spec.type);
-      files.push({
-        jobId: job.id,
-        name: 'video.mp4',
-        version: 'original',
-        key: spec.key(job.id),
-        contentType: spec.type,
-        size,
-      });
+      await putOutput('video.mp4', createReadStream(videoFile), (await stat(videoFile)).size);
     }
     let generatedThumbnail: string | null = null;
     if (thumbnail !== null) {

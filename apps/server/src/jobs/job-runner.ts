@@ -11,7 +11,7 @@ import type { ObjectStore } from '../storage/object-store.js';
 import { loadEngine } from './engine-api.js';
 import { EngineHost } from './engine-host.js';
 import { classifyFailure } from './failures.js';
-import { processJob, removeOutputs } from './job-handler.js';
+import { generatedThumbnailKey, processJob, removeOutputs } from './job-handler.js';
 import { Reaper } from './reaper.js';
 import { STAGE_MESSAGES } from './stages.js';
 
@@ -171,6 +171,10 @@ export class JobRunner {
     });
   }
 
+  /**
+   * `this.stopping` read through a call: after an `await`, TypeScript still narrows the field
+   * to the value tested before it, and would call a direct re-check always false.
+   */
   private isStopping(): boolean {
     return this.stopping;
   }
@@ -267,13 +271,24 @@ export class JobRunner {
         engine: host,
         ffmpeg: async () => (await loadEngine()).findFfmpeg(),
         report: (update) => progress.push(update),
+        confirmLease: async () => {
+          if (!(await this.leases.renew(job.id, job.token, leaseSeconds))) abort('lease_lost');
+          if (controller.signal.aborted) throw controller.signal.reason;
+        },
         signal: controller.signal,
         toolTimeoutMs: Math.max(60_000, jobTimeoutSeconds * 500),
         log: this.deps.log,
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       await progress.flush();
-      if (await this.leases.complete(job.id, job.token, outputs)) {
+      const completion = await this.leases.complete(job.id, job.token, outputs);
+      if (completion.completed) {
+        if (outputs.generatedThumbnailKey !== null && !completion.posterUsed) {
+          // The browser's thumbnail arrived while the job ran: the worker's poster is not needed.
+          await this.deps.store.delete(generatedThumbnailKey(job.id)).catch((error: unknown) => {
+            this.deps.log.warn({ err: error, jobId: job.id }, 'unused poster not deleted');
+          });
+        }
         await this.deps.queue.complete(job.id, { outcome: 'completed' });
         this.deps.log.info({ jobId: job.id, ms: Date.now() - started }, 'job completed');
       } else {

@@ -8,7 +8,7 @@ import {
   PermanentJobError,
   classifyFailure,
 } from './failures.js';
-import { jobStageOf, progressPlan, spanPercent, STAGE_MESSAGES } from './stages.js';
+import { progressPlan, spanPercent, STAGE_MESSAGES } from './stages.js';
 import { checkMediaFacts, MediaRefusal } from './upload-verification.js';
 
 const video = {
@@ -33,7 +33,6 @@ describe('checkMediaFacts', () => {
   });
   it("uses the spec's messages for each refusal", () => {
     expect(refusal({ ...video, hasVideo: false })).toBe(MESSAGES.invalidFileType);
-    expect(refusal({ ...video, hasAudio: false })).toBe(MESSAGES.invalidVideo);
     expect(refusal({ ...video, formatName: 'hls' })).toBe(MESSAGES.invalidVideo);
     expect(refusal({ ...video, durationSeconds: 0 })).toBe(MESSAGES.durationUnreadable);
     expect(refusal({ ...video, durationSeconds: 31.6 })).toBe(MESSAGES.videoTooLong(32));
@@ -85,10 +84,6 @@ describe('stages and progress', () => {
     expect(spanPercent(without.engineFrom, without.engineTo, 100)).toBe(95);
     expect(spanPercent(0, 100, Number.NaN)).toBe(0);
     expect(spanPercent(0, 100, 140)).toBe(100);
-  });
-  it('names engine stages as job stages', () => {
-    expect(jobStageOf('assigning_tabs')).toBe('assigning_tabs');
-    expect(jobStageOf('something_new')).toBe('transcribing');
   });
   it('says "final video generation" while the video is made (the web app looks for it)', () => {
     expect(STAGE_MESSAGES.final_video_generation.toLowerCase()).toContain('final video generation');

@@ -12,7 +12,7 @@ export interface ReaperDeps {
 }
 
 /** The reason stored when a job's worker stopped responding on its last try. */
-export const WORKER_LOST_REASON =
+const WORKER_LOST_REASON =
   'The worker processing this video stopped responding, and the retries were used up.';
 
 /**
@@ -69,7 +69,8 @@ export class Reaper {
         if (info?.state === 'active') await queue.fail(job.id, 'lease expired');
       }
     }
-    const now = Date.now();
+    // The database's clock, like pg-boss's started_on: never this machine's.
+    const now = (await leases.now()).getTime();
     for (const job of await leases.waiting(this.deps.leaseSeconds * 2)) {
       const info = await queue.info(job.id);
       if (

@@ -49,17 +49,3 @@ function clampPercent(value: number): number {
 export function spanPercent(from: number, to: number, percent: number): number {
   return Math.round(from + ((to - from) * clampPercent(percent)) / 100);
 }
-
-const ENGINE_STAGES = new Set<string>([
-  'probing',
-  'extracting_audio',
-  'transcribing',
-  'assigning_tabs',
-  'detecting_techniques',
-  'detecting_chords',
-]);
-
-/** The job stage for an engine stage name; unknown names count as transcription. */
-export function jobStageOf(engineStage: string): JobStage {
-  return ENGINE_STAGES.has(engineStage) ? (engineStage as JobStage) : 'transcribing';
-}

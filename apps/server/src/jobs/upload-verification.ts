@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { MESSAGES, REJECT_VIDEO_OVER_SECONDS } from '@riffscribe/core';
 import { AppError, badRequest } from '../errors.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { asEngineFailure, loadEngine, type EngineApi, type MediaFacts } from './engine-api.js';
+import { asEngineFailure, loadEngine, type MediaFacts } from './engine-api.js';
 import { SNIFF_BYTES, isVideoDemuxer, sniffContainer } from './media-sniff.js';
 
 /** A refusal the user can act on: the stored upload is useless and may be deleted. */
@@ -75,7 +75,8 @@ function refusalFor(kind: 'empty' | 'audio' | 'playlist' | 'unknown'): MediaRefu
 
 /**
  * The rules of spec section 5 on facts read from the file itself: a video container with a
- * video and an audio stream, a readable duration, and for ordinary users at most 31 s.
+ * video stream, a readable duration, and for ordinary users at most 31 s. (A file without an
+ * audio stream never gets here: engine `probeMedia` refuses it with `no_audio_stream`.)
  */
 export function checkMediaFacts(facts: MediaFacts, limited: boolean): void {
   if (!isVideoDemuxer(facts.formatName)) {
@@ -86,9 +87,6 @@ export function checkMediaFacts(facts: MediaFacts, limited: boolean): void {
   }
   if (!facts.hasVideo) {
     throw new MediaRefusal(MESSAGES.invalidFileType, 'The file has no video stream.');
-  }
-  if (!facts.hasAudio) {
-    throw new MediaRefusal(MESSAGES.invalidVideo, 'The video has no sound track.');
   }
   if (!Number.isFinite(facts.durationSeconds) || facts.durationSeconds <= 0) {
     throw new MediaRefusal(MESSAGES.durationUnreadable, 'The duration could not be read.');
@@ -103,25 +101,21 @@ export function checkMediaFacts(facts: MediaFacts, limited: boolean): void {
 }
 
 /** Probes a local file with the engine and applies the rules; throws MediaRefusal or AppError. */
-export async function verifyMediaFile(
-  file: string,
-  limited: boolean,
-  engine?: EngineApi,
-): Promise<MediaFacts> {
+export async function verifyMediaFile(file: string, limited: boolean): Promise<MediaFacts> {
   let facts: MediaFacts;
   try {
-    facts = await (engine ?? (await loadEngine())).probeMedia(file);
+    // No maxDurationSeconds: the length is checked below, with the spec's message.
+    facts = await (await loadEngine()).probeMedia(file);
   } catch (error) {
     const failure = asEngineFailure(error);
     if (!failure) throw error;
     switch (failure.code) {
       case 'empty_file':
       case 'unreadable_media':
-        throw new MediaRefusal(MESSAGES.invalidVideo, failure.message);
       case 'no_audio_stream':
         throw new MediaRefusal(MESSAGES.invalidVideo, failure.message);
-      case 'too_long':
-        throw new MediaRefusal(MESSAGES.videoTooLong(REJECT_VIDEO_OVER_SECONDS), failure.message);
+      case 'too_long': // Only with maxDurationSeconds, which is not passed here.
+        throw error;
       case 'timeout':
         throw badRequest(MESSAGES.couldNotValidateDuration);
       case 'cancelled':

@@ -1,18 +1,14 @@
 import { MESSAGES, type Role } from '@riffscribe/core';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { CreditsRepository } from './credits.repository.js';
-import type { JobFile } from './job-files.repository.js';
+import { JobFilesRepository, type JobFile } from './job-files.repository.js';
 
 /** What a worker needs to know about the job it leased. */
 export interface LeasedJob {
   id: string;
-  requestId: string;
-  ownerUid: string;
   ownerRole: Role;
   uploadKey: string;
-  fileName: string;
-  fileSize: number;
   config: Record<string, unknown>;
   thumbnailKey: string | null;
   /** Attempts started so far, this one included. */
@@ -41,6 +37,15 @@ export interface CompletedOutputs {
   message: string;
 }
 
+/** How `complete` ended: not at all (the lease was lost), or completed. */
+export type CompleteResult =
+  | { completed: false }
+  | {
+      completed: true;
+      /** Whether the job now points at `generatedThumbnailKey` (false: the browser's won). */
+      posterUsed: boolean;
+    };
+
 const seconds = (n: number) => sql<Date>`now() + ${n} * interval '1 second'`;
 
 /**
@@ -51,8 +56,29 @@ const seconds = (n: number) => sql<Date>`now() + ${n} * interval '1 second'`;
  */
 export class JobLeasesRepository {
   private readonly credits = new CreditsRepository();
+  private readonly files: JobFilesRepository;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<DB>) {
+    this.files = new JobFilesRepository(db);
+  }
+
+  /** Updates the job only while `token` holds its lease; false when it does not. */
+  private async fencedUpdate(
+    db: Kysely<DB>,
+    jobId: string,
+    token: string,
+    set: UpdateObject<DB, 'jobs'>,
+  ): Promise<boolean> {
+    const row = await db
+      .updateTable('jobs')
+      .set(set)
+      .where('id', '=', jobId)
+      .where('lease_token', '=', token)
+      .where('status', '=', 'processing')
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 
   /**
    * Takes the lease of an unfinished job whose lease is free or expired: status processing,
@@ -81,17 +107,7 @@ export class JobLeasesRepository {
       .where((eb) =>
         eb.or([eb('lease_token', 'is', null), eb('lease_expires_at', '<', sql<Date>`now()`)]),
       )
-      .returning([
-        'id',
-        'request_id',
-        'owner_uid',
-        'upload_key',
-        'file_name',
-        'file_size',
-        'config',
-        'thumbnail_key',
-        'attempts',
-      ])
+      .returning(['id', 'owner_uid', 'upload_key', 'config', 'thumbnail_key', 'attempts'])
       .executeTakeFirst();
     if (!row) {
       const current = await this.db
@@ -109,12 +125,8 @@ export class JobLeasesRepository {
       .executeTakeFirst();
     return {
       id: row.id,
-      requestId: row.request_id,
-      ownerUid: row.owner_uid,
       ownerRole: (owner?.role ?? 'user') as Role,
       uploadKey: row.upload_key,
-      fileName: row.file_name,
-      fileSize: Number(row.file_size),
       config: row.config,
       thumbnailKey: row.thumbnail_key,
       attempts: row.attempts,
@@ -123,94 +135,55 @@ export class JobLeasesRepository {
   }
 
   /** Extends the lease; false when this attempt no longer holds it. */
-  async renew(jobId: string, token: string, leaseSeconds: number): Promise<boolean> {
-    const row = await this.db
-      .updateTable('jobs')
-      .set({ lease_expires_at: seconds(leaseSeconds) })
-      .where('id', '=', jobId)
-      .where('lease_token', '=', token)
-      .where('status', '=', 'processing')
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
+  renew(jobId: string, token: string, leaseSeconds: number): Promise<boolean> {
+    return this.fencedUpdate(this.db, jobId, token, { lease_expires_at: seconds(leaseSeconds) });
   }
 
   /** Writes the live stage, percent and message; false when the lease is gone. */
-  async progress(jobId: string, token: string, update: StageUpdate): Promise<boolean> {
-    const row = await this.db
-      .updateTable('jobs')
-      .set({
-        stage: update.stage,
-        progress: Math.max(0, Math.min(100, Math.round(update.progress))),
-        message: update.message,
-        updated_at: sql`now()`,
-      })
-      .where('id', '=', jobId)
-      .where('lease_token', '=', token)
-      .where('status', '=', 'processing')
-      .returning('id')
-      .executeTakeFirst();
-    return row !== undefined;
+  progress(jobId: string, token: string, update: StageUpdate): Promise<boolean> {
+    return this.fencedUpdate(this.db, jobId, token, {
+      stage: update.stage,
+      progress: Math.max(0, Math.min(100, Math.round(update.progress))),
+      message: update.message,
+      updated_at: sql`now()`,
+    });
   }
 
   /**
    * Records the outputs and marks the job completed, in one transaction, only while `token`
-   * holds the lease. False when it does not (another attempt owns the job now).
+   * holds the lease. Says whether the worker's thumbnail was used: when it was not (the
+   * browser's arrived first), the caller deletes the stored poster.
    */
-  async complete(jobId: string, token: string, outputs: CompletedOutputs): Promise<boolean> {
+  async complete(jobId: string, token: string, outputs: CompletedOutputs): Promise<CompleteResult> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('jobs')
-        .set({
-          status: 'completed',
-          stage: 'completed',
-          progress: 100,
-          message: outputs.message,
-          error: null,
-          duration: outputs.duration,
-          lease_token: null,
-          lease_expires_at: null,
-          lease_holder: null,
-          completed_at: sql`now()`,
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', jobId)
-        .where('lease_token', '=', token)
-        .where('status', '=', 'processing')
-        .returning('id')
-        .executeTakeFirst();
-      if (!row) return false;
-      for (const file of outputs.files) {
-        await trx
-          .insertInto('job_files')
-          .values({
-            job_id: file.jobId,
-            name: file.name,
-            version: file.version,
-            key: file.key,
-            content_type: file.contentType,
-            size: file.size,
-          })
-          .onConflict((oc) =>
-            oc.columns(['job_id', 'name', 'version']).doUpdateSet({
-              key: file.key,
-              content_type: file.contentType,
-              size: file.size,
-              created_at: sql`now()`,
-            }),
-          )
-          .execute();
-      }
+      const held = await this.fencedUpdate(trx, jobId, token, {
+        status: 'completed',
+        stage: 'completed',
+        progress: 100,
+        message: outputs.message,
+        error: null,
+        duration: outputs.duration,
+        lease_token: null,
+        lease_expires_at: null,
+        lease_holder: null,
+        completed_at: sql`now()`,
+        updated_at: sql`now()`,
+      });
+      if (!held) return { completed: false };
+      for (const file of outputs.files) await this.files.upsert(file, trx);
+      let posterUsed = false;
       if (outputs.generatedThumbnailKey !== null) {
         // The browser's own thumbnail, when it arrived, wins.
-        await trx
+        const row = await trx
           .updateTable('jobs')
           .set({ thumbnail_key: outputs.generatedThumbnailKey })
           .where('id', '=', jobId)
           .where('thumbnail_key', 'is', null)
-          .execute();
+          .returning('id')
+          .executeTakeFirst();
+        posterUsed = row !== undefined;
       }
-      return true;
+      return { completed: true, posterUsed };
     });
   }
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   MAX_UPLOAD_BYTES,
   MESSAGES,
-  REJECT_VIDEO_OVER_SECONDS,
   formatMegabytes,
   isPrivileged,
   type ProcessVideoResponse,
@@ -78,10 +77,7 @@ export class UploadService {
     }
     if (upload.jobId) throw conflict('This upload has already been submitted for processing.');
     const limited = !isPrivileged(user.role);
-    const declared = request.config.metadata.duration;
-    if (limited && declared !== null && declared > REJECT_VIDEO_OVER_SECONDS) {
-      throw badRequest(MESSAGES.videoTooLong(Math.round(declared)));
-    }
+    // The browser's declared duration is not checked: the probe below reads the real one.
     const stored = await this.ctx.store.head(upload.key);
     if (!stored) throw badRequest('The upload did not arrive. Please upload the file again.');
     if (stored.size === 0) {

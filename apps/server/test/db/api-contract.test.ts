@@ -196,14 +196,18 @@ describe(`API contract (${testDatabaseDriver()})`, () => {
       await expectError(await process(null, s.gcsFilePath), 401);
     });
     it('refuses an ordinary user a video over 31 s, not a pilot', async () => {
-      const s = await signed(owner);
+      // The length is read from the file; the browser's declared duration does not matter.
+      const long = new Uint8Array(tinyVideo(45));
+      const s = await signed(owner, long);
       await fetch(s.signedUrl, { method: 'PUT', headers: s.headers, body: s.bytes });
       await expectError(
-        await process(owner, s.gcsFilePath, { config: { metadata: { duration: 45 } } }),
+        await process(owner, s.gcsFilePath, { config: { metadata: { duration: 10 } } }),
         400,
         MESSAGES.videoTooLong(45),
       );
-      const p = await signed(pilot);
+      // A refused file is deleted from storage.
+      expect(await server.ctx.store.head(s.gcsFilePath)).toBeNull();
+      const p = await signed(pilot, long);
       await fetch(p.signedUrl, { method: 'PUT', headers: p.headers, body: p.bytes });
       expect(
         (await process(pilot, p.gcsFilePath, { config: { metadata: { duration: 45 } } })).status,

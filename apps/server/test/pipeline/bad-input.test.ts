@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MESSAGES } from '@riffscribe/core';
+import { probeMedia } from '@riffscribe/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyMediaFile } from '../../src/jobs/upload-verification.js';
 import type { TestUser } from '../support/test-server.js';
@@ -121,6 +122,9 @@ describe('pipeline, bad input', () => {
     for (const name of ['hlsHttp', 'hlsFile', 'ffconcat']) {
       const file = path.join(dir, `${name}.mp4`);
       writeFileSync(file, files[name] ?? Buffer.alloc(0));
+      // ffprobe itself refuses the list (the format whitelist): had it followed the local
+      // target.mp4, it would have answered with its facts and the container name `hls`/`concat`.
+      await expect(probeMedia(file), name).rejects.toMatchObject({ code: 'unreadable_media' });
       await expect(verifyMediaFile(file, false)).rejects.toMatchObject({
         message: MESSAGES.invalidVideo,
       });

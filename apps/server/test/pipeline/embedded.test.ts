@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../support/test-server.js';
 import { describeVideo, makeClip, readClip, topLevelBoxes } from './support/clips.js';
 import {
+  checkStatus,
   creatorBalance,
   jobLedger,
   localObjectKeys,
@@ -75,7 +76,7 @@ describe('pipeline, embedded mode', () => {
     const jobId = String(submitted.body.jobId);
     expect(String(submitted.body.requestId)).toMatch(/^req_/);
 
-    const { final, seen } = await waitForJob(server, user, jobId, { everyMs: 50 });
+    const { final, seen, polls } = await waitForJob(server, user, jobId, { everyMs: 50 });
     expect(final).toMatchObject({
       success: true,
       status: 'completed',
@@ -88,6 +89,10 @@ describe('pipeline, embedded mode', () => {
     const order = seen.map((s) => JOB_STAGES.indexOf(s.stage as (typeof JOB_STAGES)[number]));
     expect(order.every((index) => index >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const progress = polls.map((s) => s.progress);
+    expect(progress.length).toBeGreaterThan(3);
+    const drops = progress.flatMap((p, i) => (i > 0 && p < (progress[i - 1] ?? 0) ? [i] : []));
+    expect(drops, `progress went back: ${progress.join(' ')}`).toEqual([]);
     expect(seen.some((s) => s.stage === 'final_video_generation')).toBe(true);
 
     const notes = (await get(`/api/notes?jobId=${jobId}&edit_version=false`)).events as NoteEvent[];
@@ -194,6 +199,47 @@ describe('pipeline, embedded mode', () => {
     if (storage.driver !== 'local') throw new Error('local storage expected');
     const keys = await localObjectKeys(storage.dir);
     expect(keys).not.toContain(`jobs/${jobId}/poster.jpg`);
+    expect(await strayObjects(server, keys)).toEqual([]);
+  }, 120_000);
+
+  it("deletes the worker's poster when the browser thumbnail arrives while the job runs", async () => {
+    const submitted = await submitVideo(server, user, clip, {
+      config: { skip_video_generation: true },
+    });
+    expect(submitted.status).toBe(200);
+    const jobId = String(submitted.body.jobId);
+    // The web app posts its thumbnail after process-video returns; by then the embedded worker
+    // has usually leased the job (and read its thumbnail_key as null). Make sure it has.
+    const leasedBy = Date.now() + 30_000;
+    while ((await checkStatus(server, user, jobId)).status === 'queued') {
+      if (Date.now() > leasedBy) throw new Error(`job ${jobId} was not leased within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]);
+    const thumb = await server.request(
+      'POST',
+      `/api/upload-thumbnail?requestId=${String(submitted.body.requestId)}`,
+      { token: user.token, body: jpeg, headers: { 'content-type': 'image/jpeg' } },
+    );
+    expect(thumb.status).toBe(204);
+    const { final } = await waitForJob(server, user, jobId);
+    expect(final.status).toBe('completed');
+
+    const row = await server.ctx.database.db
+      .selectFrom('jobs')
+      .select('thumbnail_key')
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    expect(row.thumbnail_key).toBe(`jobs/${jobId}/thumbnail.jpg`);
+    const storage = server.config.storage;
+    if (storage.driver !== 'local') throw new Error('local storage expected');
+    const keys = await localObjectKeys(storage.dir);
+    const jobKeys = keys.filter((key) => key.startsWith(`jobs/${jobId}/`)).sort();
+    expect(jobKeys).toEqual(
+      ['original/chords.json', 'original/notes.json', 'original/results.json', 'thumbnail.jpg'].map(
+        (name) => `jobs/${jobId}/${name}`,
+      ),
+    );
     expect(await strayObjects(server, keys)).toEqual([]);
   }, 120_000);
 });

@@ -130,10 +130,18 @@ describe('pipeline, retries after a crashed engine', () => {
       config: { skip_video_generation: true },
     });
     const jobId = String(submitted.body.jobId);
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const row = await jobRow(jobId);
       if (row.stage === 'extracting_audio' || row.stage === 'transcribing') break;
-      expect(row.status).not.toBe('completed');
+      if (row.status === 'completed' || row.status === 'failed') {
+        throw new Error(`job ${jobId} ended (${row.status}) before the worker could be stopped`);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `job ${jobId} never reached the engine in 60 s (${row.status}/${row.stage})`,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await server.runner?.stop();

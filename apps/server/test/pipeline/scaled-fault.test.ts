@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3RVER_CREDENTIALS } from '../storage/s3rver.js';
 import { TEST_BUCKET, startS3Driver, type S3Harness } from '../storage/drivers.js';
+import { reachable } from '../support/net.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import type { TestUser } from '../support/test-server.js';
 import { makeClip, readClip } from './support/clips.js';
@@ -22,25 +22,6 @@ import { isAlive, startWorker, type WorkerProcess } from './support/workers.js';
 
 const JOBS = 10;
 const LEASE_SECONDS = 5;
-
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => {
-      done(false);
-    });
-    socket.once('error', () => {
-      done(false);
-    });
-    socket.connect(port, host, () => {
-      done(true);
-    });
-  });
-}
 
 // Locally the PostgreSQL server may be missing; in CI it must be there.
 const postgres = process.env.CI === 'true' || (await reachable('127.0.0.1', 5432));

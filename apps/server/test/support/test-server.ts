@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Role } from '@riffscribe/core';
@@ -11,22 +10,10 @@ import type { AppContext } from '../../src/context.js';
 import { JobQueue, type JobQueueOptions } from '../../src/queue/job-queue.js';
 import { createObjectStore } from '../../src/storage/create-store.js';
 import { createServices, type Services } from '../../src/services/index.js';
+import { freePort } from './net.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
+export { freePort };
 
 export interface TestUser {
   uid: string;

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp, type App } from '../../../src/app.js';
@@ -8,7 +7,10 @@ import { registerAuthRoutes } from '../../../src/auth/auth.routes.js';
 import { loadConfig, type Config } from '../../../src/config.js';
 import type { AppContext } from '../../../src/context.js';
 import { LocalObjectStore } from '../../../src/storage/local-store.js';
+import { freePort } from '../../support/net.js';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database.js';
+
+export { freePort };
 
 export interface AuthTestServer {
   url: string;
@@ -17,21 +19,6 @@ export interface AuthTestServer {
   config: Config;
   testDb: TestDatabase;
   close(): Promise<void>;
-}
-
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 async function build(ctx: AppContext, withAuthPlugin: boolean): Promise<App> {

@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findFfmpeg, findFfprobe } from '../../../../../packages/engine/src/adapters/binaries.js';
-import { findDatasetsRoot } from '../../../../../packages/engine/src/eval/datasets.js';
+import { findDatasetsRoot, findFfmpeg, findFfprobe } from '@riffscribe/engine';
 
 /** A file of the shared datasets (where `npm run eval` finds them), with a clear error if absent. */
 function findDatasetFile(relative: string): string {

@@ -128,7 +128,7 @@ export async function checkStatus(
 
 /**
  * Polls check-status (every `everyMs`) until the job is completed or failed; returns the final
- * status and every distinct (status, stage) seen on the way.
+ * status, every distinct (status, stage) seen on the way, and every poll's answer.
  */
 export async function waitForJob(
   server: TestServer,
@@ -139,15 +139,23 @@ export async function waitForJob(
     everyMs?: number;
     onStatus?: (s: CheckStatusResponse) => void;
   } = {},
-): Promise<{ final: CheckStatusResponse; seen: CheckStatusResponse[] }> {
+): Promise<{
+  final: CheckStatusResponse;
+  seen: CheckStatusResponse[];
+  polls: CheckStatusResponse[];
+}> {
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   const seen: CheckStatusResponse[] = [];
+  const polls: CheckStatusResponse[] = [];
   for (;;) {
     const status = await checkStatus(server, user, jobId);
+    polls.push(status);
     const last = seen.at(-1);
     if (last?.stage !== status.stage || last.status !== status.status) seen.push(status);
     options.onStatus?.(status);
-    if (status.status === 'completed' || status.status === 'failed') return { final: status, seen };
+    if (status.status === 'completed' || status.status === 'failed') {
+      return { final: status, seen, polls };
+    }
     if (Date.now() > deadline) {
       throw new Error(`job ${jobId} still ${status.status}/${status.stage} after the timeout`);
     }
