@@ -74,6 +74,10 @@ describe('full path: upload -> processing -> success', () => {
     expect(percents.some((p) => p > 0 && p < 100)).toBe(true);
     expect([...percents].sort((a, b) => a - b)).toEqual(percents);
     expect(percents.at(-1)).toBe(100);
+    // The spec's two labels only, also at 100% during the pause before success.
+    for (const entry of seen) {
+      expect(entry.split('|')[1]).toMatch(/^(Analyzing|Generating new video)$/);
+    }
     // The success state is the tab player on the lesson's address.
     expect(new URL(page.url()).pathname).toMatch(/^\/lesson\/[\w-]+$/);
     await page.getByRole('button', { name: 'Start playing' }).click();

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
@@ -15,16 +16,16 @@ describe('small screens', () => {
   let app: RunningApp;
   let browser: Browser;
   let jobId: string;
+  let dir: string;
 
   beforeAll(async () => {
     app = await startApp();
+    dir = mediaDir();
     browser = await launchChromium();
     // A job of the user's own, submitted from a desktop.
     const page = await browser.newPage({ viewport: DESKTOP });
     await signIn(page, app.url, { email: 'mo@example.test', name: 'Mo' });
-    await page
-      .getByLabel('Choose a video file')
-      .setInputFiles(makeVideo(mediaDir(), 'riff.mp4', 3));
+    await page.getByLabel('Choose a video file').setInputFiles(makeVideo(dir, 'riff.mp4', 3));
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('button', { name: 'GO!' }).click();
     await page.getByRole('heading', { name: 'Processing Your Video' }).waitFor();
@@ -34,6 +35,7 @@ describe('small screens', () => {
   afterAll(async () => {
     await browser.close();
     await app.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   async function phone(): Promise<BrowserContext> {

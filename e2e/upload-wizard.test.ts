@@ -182,26 +182,33 @@ describe('upload wizard against the built server', () => {
     await page.close();
   });
 
-  it('a refused upload shows "Error: ..." in red and GO! works again', async () => {
+  it('a start the server refuses shows the failure screen with its error', async () => {
     const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
     await signIn(page, app.url, { email: 'cy@example.test', name: 'Cy' });
     await toPlayingStyle(page, silent);
+    // The upload itself goes through; process-video then finds no sound track in the stored file.
+    const start = page.waitForResponse((r) => r.url().endsWith('/api/process-video'));
     await page.getByRole('button', { name: 'GO!' }).click();
-    const error = page.getByRole('alert').filter({ hasText: /^Error: / });
-    await error.waitFor();
-    expect(await error.textContent()).toBe('Error: Invalid or unsupported video file.');
-    const color = await error.evaluate((el) => getComputedStyle(el).color);
-    const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number);
-    expect(r).toBeGreaterThan(200);
-    expect(g).toBeLessThan(150);
-    expect(b).toBeLessThan(150);
-    expect(await page.getByRole('button', { name: 'GO!' }).isEnabled()).toBe(true);
+    expect((await start).status()).toBe(400);
+    await page.getByRole('heading', { name: 'Processing Unsuccessful' }).waitFor();
+    const fact = (label: string) =>
+      page
+        .locator('.fact')
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator('dd');
+    expect(await fact('Error message').textContent()).toBe('Invalid or unsupported video file.');
+    expect(await fact('Job ID').textContent()).toBe('—');
+    expect(await fact('E-mail').textContent()).toBe('cy@example.test');
+    expect(new URL(page.url()).searchParams.get('jobId')).toBeNull();
     await expectAccessible(page);
-    await shootBoth(page, 'wizard-error');
+    await shootBoth(page, 'start-failed');
+    await page.getByRole('button', { name: 'Try a Different File' }).click();
+    await page.getByRole('heading', { name: 'Upload your playing' }).waitFor();
+    await page.getByRole('tab', { name: 'Upload File' }).waitFor();
     await page.close();
   });
 
-  it('a session that ended meanwhile asks to sign in again', async () => {
+  it('a session that ended meanwhile: "Error: ..." in red before the start; GO! works again', async () => {
     const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
     await signIn(page, app.url, { email: 'eve@example.test', name: 'Eve' });
     await toPlayingStyle(page, ok);
@@ -212,11 +219,20 @@ describe('upload wizard against the built server', () => {
     await page.clock.install();
     await page.clock.fastForward('30:00');
     await page.getByRole('button', { name: 'GO!' }).click();
-    await page
-      .getByRole('alert')
-      .filter({ hasText: 'Error: Please sign in with the identity provider to continue.' })
-      .waitFor();
+    const error = page.getByRole('alert').filter({ hasText: /^Error: / });
+    await error.waitFor();
+    expect(await error.textContent()).toBe(
+      'Error: Please sign in with the identity provider to continue.',
+    );
+    const color = await error.evaluate((el) => getComputedStyle(el).color);
+    const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number);
+    expect(r).toBeGreaterThan(200);
+    expect(g).toBeLessThan(150);
+    expect(b).toBeLessThan(150);
     expect(await page.getByRole('button', { name: 'GO!' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Playing Style' }).count()).toBe(1);
+    await expectAccessible(page);
+    await shootBoth(page, 'wizard-error');
     await page.close();
   });
 

@@ -15,8 +15,9 @@ export type { TestServer, TestUser };
 /**
  * The real server (same app, routes and database code as `npm start`) started in this process
  * and serving the built web app, so a test can set up finished, failed or half-done lessons the
- * way the worker would leave them. Used until the worker lands for the screens that need such
- * lessons; the full path through the worker is e2e/full-path.test.ts.
+ * way the worker would leave them. The screens that need lessons in a given state use this
+ * instead of the worker (which runs in e2e/full-path.test.ts, the whole path), so that they are
+ * deterministic. setProgress and completeLikeWorker write the job rows directly.
  */
 export async function startServerWithWeb(env: Record<string, string> = {}): Promise<TestServer> {
   return startTestServer({ env: { SERVE_WEB: 'true', ...env } });

@@ -11,10 +11,7 @@ export const PHONE = { width: 390, height: 844 } as const;
  */
 export async function shootBoth(page: Page, name: string): Promise<void> {
   const before = page.viewportSize() ?? DESKTOP;
-  // A full-page picture of a scrolled page draws the sticky header mid-page.
-  await page.evaluate(() => {
-    window.scrollTo({ top: 0, behavior: 'instant' });
-  });
+  // screenshot() scrolls to the top first.
   await page.setViewportSize(DESKTOP);
   await settle(page);
   await screenshot(page, `${name}-1440`);

@@ -30,6 +30,14 @@ export const MESSAGES = {
   failedToLoadJob: 'Failed to load job. Please check the Job ID.',
   failedToStartProcessing: 'Failed to start video processing.',
   failedToPrepareUploadLink: 'Failed to prepare upload link.',
+  couldNotPrepareFile: 'Could not prepare file for upload.',
+  directUploadFailed: (status: number) =>
+    `Direct upload failed. Status: ${String(status)}. Please try again.`,
+  unknownUploadError: 'An unknown error occurred during upload.',
+  unexpectedNetworkError: 'An unexpected network error occurred.',
+  upgradeRequestSubmitted: 'Request Submitted!',
+  upgradeRequestUnderReview: 'Request Under Review',
+  failedToSubmitUpgrade: 'Failed to submit upgrade request',
 } as const;
 
 /** Formats a byte count the way the too-large message shows it, e.g. "123.4MB". */

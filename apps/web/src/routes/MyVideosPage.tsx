@@ -8,12 +8,12 @@ import { SignInPrompt } from '../features/auth/SignInPrompt';
 import { useSession } from '../features/auth/useSession';
 import { pageCount } from '../features/explore/format';
 import { Pager } from '../features/explore/Pager';
+import { isInProgress } from '../features/my-videos/jobStatus';
 import { MyVideoRow } from '../features/my-videos/MyVideoRow';
 import { Icon } from '../ui/Icon';
 
 const PAGE_SIZE = 20;
-const inProgress = (items: MyJobItem[]) =>
-  items.some((i) => i.status === 'queued' || i.status === 'processing');
+const anyInProgress = (items: MyJobItem[]) => items.some((i) => isInProgress(i.status));
 
 /** /my-videos: the user's jobs with status, progress, rename, open and sharing; buy credits. */
 export function MyVideosPage() {
@@ -26,9 +26,10 @@ export function MyVideosPage() {
     enabled: Boolean(user),
     placeholderData: keepPreviousData,
     refetchInterval: (q) =>
-      q.state.data && inProgress(q.state.data.items) ? STATUS_POLL_INTERVAL_MS : false,
+      q.state.data && anyInProgress(q.state.data.items) ? STATUS_POLL_INTERVAL_MS : false,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['my-jobs'] });
+  // The row shows the new state while this runs (useOptimistic) and the reloaded list after.
   const share = useMutation({
     mutationFn: (v: { jobId: string; shared: boolean }) =>
       api.patchJob(v.jobId, { sharedToExplore: v.shared }),
@@ -93,18 +94,14 @@ export function MyVideosPage() {
               <MyVideoRow
                 key={item.jobId}
                 item={item}
-                sharing={
-                  share.isPending && share.variables.jobId === item.jobId
-                    ? share.variables.shared
-                    : undefined
-                }
                 onRename={async (name) => {
                   await api.patchJob(item.jobId, { projectName: name });
                   await refresh();
                 }}
-                onShare={(shared) => {
-                  share.mutate({ jobId: item.jobId, shared });
-                }}
+                onShare={(shared) =>
+                  // On a failure the reloaded list still has the old state, which the row shows.
+                  share.mutateAsync({ jobId: item.jobId, shared }).catch(() => undefined)
+                }
               />
             ))}
           </ul>

@@ -6,7 +6,10 @@ import { Icon } from '../../ui/Icon';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 
-/** The Pro upgrade request: its pending state, or a short form to send one. */
+/**
+ * The Pro upgrade request (spec section 4, Upgrade dialog): a short form, then 'Request
+ * Submitted!' once sent; a request already pending shows 'Request Under Review' with its date.
+ */
 export function UpgradeRequest(props: { role: Role }) {
   const queryClient = useQueryClient();
   const messageId = useId();
@@ -16,7 +19,7 @@ export function UpgradeRequest(props: { role: Role }) {
     mutationFn: () => api.requestUpgrade(message.trim() || MESSAGES.defaultUpgradeMessage),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['upgrade-requests'] }),
     onError: () => {
-      window.alert('Failed to submit upgrade request');
+      window.alert(MESSAGES.failedToSubmitUpgrade);
     },
   });
 
@@ -28,13 +31,23 @@ export function UpgradeRequest(props: { role: Role }) {
     );
   }
   if (status.isPending) return <p className="muted">Checking your upgrade request…</p>;
-  if (status.data?.hasPending && status.data.request) {
+  const pending = status.data?.hasPending ? status.data.request : null;
+  if (send.isSuccess || pending) {
+    // Sent from here: the request's date arrives with the reload of its status.
+    const requestedAt = pending ? new Date(pending.createdAt) : new Date();
     return (
-      <p className="upgrade-state" role="status">
-        <Icon name="clock" size={18} /> Upgrade requested on{' '}
-        {dateFormat.format(new Date(status.data.request.createdAt))}. We will get back to you by
-        e-mail.
-      </p>
+      <div className="upgrade-state" role="status">
+        <Icon name={send.isSuccess ? 'check' : 'clock'} size={18} />
+        <div>
+          <h3 className="upgrade-state-title">
+            {send.isSuccess ? MESSAGES.upgradeRequestSubmitted : MESSAGES.upgradeRequestUnderReview}
+          </h3>
+          <p>
+            Upgrade requested on {dateFormat.format(requestedAt)}. We will get back to you by
+            e-mail.
+          </p>
+        </div>
+      </div>
     );
   }
   return (

@@ -36,7 +36,7 @@ export function ErrorScreen(props: { job: JobView; email: string; onReset: () =>
         facts={[
           ['E-mail', email],
           ['Request ID', job.requestId || '—'],
-          ['Job ID', job.jobId],
+          ['Job ID', job.jobId || '—'],
           ['Error message', job.error ?? MESSAGES.jobFailed],
         ]}
       />

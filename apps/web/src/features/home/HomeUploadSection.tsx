@@ -3,10 +3,10 @@ import { useSession } from '../auth/useSession';
 import { SignInPrompt } from '../auth/SignInPrompt';
 import { useIsMobile } from '../device/useIsMobile';
 import { UploadWizard } from '../upload/UploadWizard';
-import { DesktopRequired } from './DesktopRequired';
+import { DesktopRequired } from '../../ui/DesktopRequired';
+import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { ErrorScreen } from './ErrorScreen';
 import { JobIdForm } from './JobIdForm';
-import { LoadingOverlay } from './LoadingOverlay';
 import { ProcessingScreen } from './ProcessingScreen';
 import { useHomeFlow } from './useHomeFlow';
 
@@ -52,6 +52,7 @@ export function HomeUploadSection() {
           user={user}
           creatorCredits={credits?.creatorRemaining ?? null}
           onStarted={flow.started}
+          onStartFailed={flow.startFailed}
         />
         <JobIdForm onOpen={flow.open} loadError={state.loadError} />
       </>

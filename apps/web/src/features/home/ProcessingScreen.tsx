@@ -1,3 +1,4 @@
+import { STATUS_POLL_INTERVAL_MS } from '@riffscribe/core';
 import { Link } from 'react-router';
 import { Icon } from '../../ui/Icon';
 import { ProgressBar } from '../../ui/ProgressBar';
@@ -7,7 +8,7 @@ import { JobFacts } from './JobFacts';
 /** 'Processing Your Video': the job's facts, its progress, and what to do meanwhile. */
 export function ProcessingScreen(props: { job: JobView; completing: boolean }) {
   const { job, completing } = props;
-  const label = completing ? 'Done' : processingLabel(job.stage);
+  const label = processingLabel(job.stage);
   return (
     <div className="status-screen processing" aria-labelledby="processing-title">
       <div className="status-head">
@@ -45,7 +46,7 @@ export function ProcessingScreen(props: { job: JobView; completing: boolean }) {
 
       <p className="keep-open">
         <Icon name="clock" size={18} /> Keep this tab open: processing takes a few minutes (about 4
-        for a 30-second clip). We check on it every 10 seconds.
+        for a 30-second clip). We check on it every {STATUS_POLL_INTERVAL_MS / 1000} seconds.
       </p>
 
       <div className="tips">

@@ -6,6 +6,7 @@ import {
   homeReducer,
   processingLabel,
   stageText,
+  stateJobId,
   type HomeState,
 } from './homeFlow';
 
@@ -66,6 +67,29 @@ describe('home page transitions (spec section 4)', () => {
     });
     expect(failed).toMatchObject({ kind: 'error', job: { error: 'no audio' } });
     expect(homeReducer(failed, { type: 'reset' })).toEqual(INITIAL_HOME_STATE);
+  });
+
+  it('goes to error on a failed start, with the start error and no job id', () => {
+    const failed = homeReducer(INITIAL_HOME_STATE, {
+      type: 'startFailed',
+      fileName: 'riff.mp4',
+      error: 'Invalid or unsupported video file.',
+    });
+    expect(failed).toMatchObject({
+      kind: 'error',
+      job: {
+        jobId: '',
+        requestId: '',
+        fileName: 'riff.mp4',
+        error: 'Invalid or unsupported video file.',
+      },
+    });
+    expect(stateJobId(failed)).toBeNull();
+    expect(homeReducer(failed, { type: 'reset' })).toEqual(INITIAL_HOME_STATE);
+    // Only the wizard (the upload state) starts jobs.
+    expect(homeReducer(started, { type: 'startFailed', fileName: 'x.mp4', error: 'late' })).toBe(
+      started,
+    );
   });
 
   it('ignores polls for another job', () => {

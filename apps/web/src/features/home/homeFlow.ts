@@ -22,6 +22,8 @@ export type HomeState =
 
 export type HomeAction =
   | { type: 'started'; job: Pick<JobView, 'jobId' | 'requestId' | 'fileName'> }
+  /** The upload went through but the start call failed: no job exists. */
+  | { type: 'startFailed'; fileName: string; error: string }
   | { type: 'load'; jobId: string }
   | { type: 'loaded'; job: JobView; status: JobStatus }
   | { type: 'loadFailed'; message: string }
@@ -62,6 +64,20 @@ export function homeReducer(state: HomeState, action: HomeAction): HomeState {
         completing: false,
         job: { ...bareJob(action.job.jobId), ...action.job },
       };
+    case 'startFailed':
+      // "processing -> error on a failed status or a failed start": the start is the last step
+      // of the submit sequence, so the wizard is still showing when it fails.
+      return state.kind === 'upload'
+        ? {
+            kind: 'error',
+            job: {
+              ...bareJob(''),
+              fileName: action.fileName,
+              stage: 'failed',
+              error: action.error,
+            },
+          }
+        : state;
     case 'load':
       return { kind: 'loading', jobId: action.jobId };
     case 'loaded':
@@ -107,7 +123,7 @@ export function homeReducer(state: HomeState, action: HomeAction): HomeState {
 export function stateJobId(state: HomeState): string | null {
   if (state.kind === 'upload') return null;
   if (state.kind === 'loading') return state.jobId;
-  return state.job.jobId;
+  return state.job.jobId || null;
 }
 
 /**

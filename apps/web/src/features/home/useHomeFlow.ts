@@ -159,6 +159,10 @@ export function useHomeFlow(options: { signedIn: boolean; isMobile: boolean }) {
       },
       [setJobParam, queryClient],
     ),
+    /** The upload went through but the start call failed: the error state, with its message. */
+    startFailed: useCallback((error: string, fileName: string) => {
+      dispatch({ type: 'startFailed', error, fileName });
+    }, []),
     /** Opens a job typed into the job id entry. */
     open: useCallback(
       (jobId: string) => {

@@ -1,10 +1,11 @@
 import type { MyJobItem } from '@riffscribe/core';
-import { useEffect, useRef, useState } from 'react';
+import { useOptimistic, useTransition } from 'react';
 import { Link } from 'react-router';
 import { Icon } from '../../ui/Icon';
 import { ProgressBar } from '../../ui/ProgressBar';
 import { Thumbnail } from '../explore/Thumbnail';
 import { stageText } from '../home/homeFlow';
+import { isInProgress } from './jobStatus';
 import { RenameField } from './RenameField';
 import { StatusBadge } from './StatusBadge';
 
@@ -14,23 +15,15 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 export function MyVideoRow(props: {
   item: MyJobItem;
   onRename: (name: string | null) => Promise<unknown>;
-  onShare: (shared: boolean) => void;
-  /** The share state being saved, shown at once; undefined when nothing is being saved. */
-  sharing: boolean | undefined;
+  /** Saves the share state; settles once the list is reloaded. */
+  onShare: (shared: boolean) => Promise<unknown>;
 }) {
-  const { item, onRename, onShare, sharing } = props;
-  // The switch moves on the click itself: the page's saving state arrives a tick later, and a
-  // controlled checkbox would flick back in between. Dropped once that save has finished.
-  const [clicked, setClicked] = useState<boolean | undefined>(undefined);
-  const wasSaving = useRef(false);
-  useEffect(() => {
-    if (sharing !== undefined) wasSaving.current = true;
-    else if (wasSaving.current) {
-      wasSaving.current = false;
-      setClicked(undefined);
-    }
-  }, [sharing]);
-  const inProgress = item.status === 'queued' || item.status === 'processing';
+  const { item, onRename, onShare } = props;
+  // The clicked state, shown from the click itself until the save and the reload have ended;
+  // then the list's own state again (the old one if the save failed).
+  const [shared, setShared] = useOptimistic(item.sharedToExplore);
+  const [saving, startSaving] = useTransition();
+  const inProgress = isInProgress(item.status);
   const done = item.status === 'completed';
   return (
     <li className="video-row">
@@ -60,15 +53,18 @@ export function MyVideoRow(props: {
           <input
             type="checkbox"
             role="switch"
-            checked={sharing ?? clicked ?? item.sharedToExplore}
-            disabled={!done || sharing !== undefined}
+            checked={shared}
+            disabled={!done || saving}
             onChange={(event) => {
-              setClicked(event.target.checked);
-              onShare(event.target.checked);
+              const next = event.target.checked;
+              startSaving(async () => {
+                setShared(next);
+                await onShare(next);
+              });
             }}
           />
           <span className="switch-track" aria-hidden="true" />
-          <span>Shared to Explore</span>
+          <span>Share to Explore</span>
         </label>
         {item.sharedToPersonal ? <span className="badge">On personal page</span> : null}
         <Link

@@ -1,10 +1,11 @@
-import { stripExtension } from '@riffscribe/core';
+import { normalizeProjectName, stripExtension } from '@riffscribe/core';
 import { useState } from 'react';
 import { Icon } from '../../ui/Icon';
 
 /**
- * The project name, editable in place: saved on Enter or when the field loses focus. An empty
- * value falls back to the file name without its extension (shown as the placeholder).
+ * The project name, editable in place: saved on Enter or when the field loses focus. The name is
+ * normalised as the server stores it (trimmed; empty, 'null' or 'undefined' become no name, and
+ * the file name without its extension shows as the placeholder); the field then shows that.
  */
 export function RenameField(props: {
   projectName: string | null;
@@ -17,12 +18,16 @@ export function RenameField(props: {
   const [failed, setFailed] = useState(false);
 
   const save = async () => {
-    const next = value.trim();
-    if (next === (projectName ?? '')) return;
+    const next = normalizeProjectName(value);
+    if (next === normalizeProjectName(projectName)) {
+      setValue(next ?? '');
+      return;
+    }
     setSaving(true);
     setFailed(false);
     try {
-      await onSave(next === '' ? null : next);
+      await onSave(next);
+      setValue(next ?? '');
     } catch {
       setFailed(true);
     } finally {

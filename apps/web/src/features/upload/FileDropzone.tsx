@@ -1,5 +1,8 @@
+import { MAX_UPLOAD_BYTES, MAX_VIDEO_SECONDS } from '@riffscribe/core';
 import { useId, useState } from 'react';
 import { Icon } from '../../ui/Icon';
+
+const LIMITS_HINT = ` · up to ${String(MAX_VIDEO_SECONDS)} seconds and ${String(MAX_UPLOAD_BYTES / (1024 * 1024))}MB`;
 
 /** The 'Upload File' panel: drag and drop a video, or click to choose one (accepts video/*). */
 export function FileDropzone(props: {
@@ -37,7 +40,7 @@ export function FileDropzone(props: {
         {busy ? 'Checking your video…' : 'Drag and drop your video here'}
       </p>
       <p className="dropzone-hint" id={hintId}>
-        MP4, MOV, WebM or MKV{limited ? ' · up to 30 seconds and 100MB' : ''}
+        MP4, MOV, WebM or MKV{limited ? LIMITS_HINT : ''}
       </p>
       <label className={`button secondary ${busy ? 'is-disabled' : ''}`} htmlFor={inputId}>
         Choose a video file

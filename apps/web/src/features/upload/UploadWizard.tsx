@@ -27,8 +27,10 @@ export function UploadWizard(props: {
   user: SessionUser;
   creatorCredits: number | null;
   onStarted: (response: ProcessVideoResponse, fileName: string) => void;
+  /** The upload went through but the start of processing failed. */
+  onStartFailed: (error: string, fileName: string) => void;
 }) {
-  const { user, creatorCredits, onStarted } = props;
+  const { user, creatorCredits, onStarted, onStartFailed } = props;
   const [state, dispatch] = useReducer(wizardReducer, INITIAL_WIZARD);
   const [outOfCredits, setOutOfCredits] = useState(false);
   const isMobile = useIsMobile();
@@ -36,6 +38,7 @@ export function UploadWizard(props: {
   const submission = useSubmitVideo({
     creatorCredits,
     onStarted,
+    onStartFailed,
     onOutOfCredits: useCallback(() => {
       setOutOfCredits(true);
     }, []),

@@ -1,4 +1,4 @@
-import type { ProcessVideoResponse, UploadConfig } from '@riffscribe/core';
+import { MESSAGES, type ProcessVideoResponse, type UploadConfig } from '@riffscribe/core';
 import { api } from '../../api/endpoints';
 import { ApiRequestError } from '../../api/session';
 import { DirectUploadError, uploadToSignedUrl } from '../../api/signedUpload';
@@ -25,6 +25,14 @@ export class SubmitError extends Error {
   override name = 'SubmitError';
 }
 
+/**
+ * The upload went through but the process call (the start) failed: the home page shows its
+ * error state with this message (spec section 4), not the wizard's 'Error: ...' line.
+ */
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
 export interface SubmitInput {
   file: Blob;
   fileName: string;
@@ -44,14 +52,14 @@ async function requestUploadLink(input: SubmitInput) {
       email: input.email,
       fileSize: input.file.size,
     });
-    if (!link.signedUrl) throw new SubmitError('Could not prepare file for upload.');
+    if (!link.signedUrl) throw new SubmitError(MESSAGES.couldNotPrepareFile);
     return link;
   } catch (error) {
     if (error instanceof SubmitError) throw error;
     throw new SubmitError(
       error instanceof ApiRequestError && error.serverText
         ? error.serverText
-        : 'Failed to prepare upload link.',
+        : MESSAGES.failedToPrepareUploadLink,
     );
   }
 }
@@ -69,12 +77,10 @@ async function startProcessing(input: SubmitInput, gcsFilePath: string) {
   } catch (error) {
     if (error instanceof ApiRequestError) {
       if (error.status === 402) throw new OutOfCreditsError();
-      throw new SubmitError(error.serverText ?? 'Failed to start video processing.');
+      throw new StartError(error.serverText ?? MESSAGES.failedToStartProcessing);
     }
-    throw new SubmitError(
-      error instanceof Error && error.message
-        ? error.message
-        : 'An unexpected network error occurred.',
+    throw new StartError(
+      error instanceof Error && error.message ? error.message : MESSAGES.unexpectedNetworkError,
     );
   }
 }
@@ -82,7 +88,8 @@ async function startProcessing(input: SubmitInput, gcsFilePath: string) {
 /**
  * The submit sequence: a signed upload link, the file sent straight to storage with progress,
  * a thumbnail made in the browser, then the process call; afterwards the stored thumbnail is
- * sent for the new request (its failure is ignored). Throws SubmitError or OutOfCreditsError.
+ * sent for the new request (its failure is ignored). Throws SubmitError (before the start call),
+ * StartError (the start call failed) or OutOfCreditsError (a 402 on the start call).
  */
 export async function submitUpload(input: SubmitInput): Promise<ProcessVideoResponse> {
   input.onStatus(SUBMIT_STATUS.initiating);
@@ -101,8 +108,8 @@ export async function submitUpload(input: SubmitInput): Promise<ProcessVideoResp
   } catch (error) {
     throw new SubmitError(
       error instanceof DirectUploadError && error.status > 0
-        ? `Direct upload failed. Status: ${String(error.status)}. Please try again.`
-        : 'An unknown error occurred during upload.',
+        ? MESSAGES.directUploadFailed(error.status)
+        : MESSAGES.unknownUploadError,
     );
   }
 

@@ -1,7 +1,7 @@
 import { MESSAGES, type ProcessVideoResponse } from '@riffscribe/core';
 import { useCallback, useState } from 'react';
 import { session } from '../../api/session';
-import { OutOfCreditsError, SubmitError, submitUpload } from './submitUpload';
+import { OutOfCreditsError, StartError, submitUpload } from './submitUpload';
 import { buildUploadConfig, type SetupChoices } from './uploadConfig';
 import type { ChosenVideo } from './wizardState';
 
@@ -17,15 +17,17 @@ const IDLE: SubmitState = { busy: false, message: null, progress: null, error: n
 
 /**
  * 'GO!': checks the file, the sign-in and the creator credits, then runs the submit sequence.
- * Creator credits at 0 (or a 402 answer) open the out-of-credits dialog instead; any error is
- * kept for display and the button is enabled again.
+ * Creator credits at 0 (or a 402 answer) open the out-of-credits dialog instead. A failed start
+ * (the process call after the upload) goes to onStartFailed, for the home page's error state;
+ * any earlier error is kept for display ('Error: ...') and the button is enabled again.
  */
 export function useSubmitVideo(options: {
   creatorCredits: number | null;
   onStarted: (response: ProcessVideoResponse, fileName: string) => void;
+  onStartFailed: (error: string, fileName: string) => void;
   onOutOfCredits: () => void;
 }) {
-  const { creatorCredits, onStarted, onOutOfCredits } = options;
+  const { creatorCredits, onStarted, onStartFailed, onOutOfCredits } = options;
   const [state, setState] = useState<SubmitState>(IDLE);
 
   const submit = useCallback(
@@ -67,18 +69,18 @@ export function useSubmitVideo(options: {
           onOutOfCredits();
           return;
         }
+        if (error instanceof StartError) {
+          setState(IDLE);
+          onStartFailed(error.message, video.file.name);
+          return;
+        }
         setState({
-          busy: false,
-          message: null,
-          progress: null,
-          error:
-            error instanceof SubmitError || error instanceof Error
-              ? error.message
-              : 'An unknown error occurred during upload.',
+          ...IDLE,
+          error: error instanceof Error ? error.message : MESSAGES.unknownUploadError,
         });
       }
     },
-    [creatorCredits, onStarted, onOutOfCredits],
+    [creatorCredits, onStarted, onStartFailed, onOutOfCredits],
   );
 
   const clear = useCallback(() => {
