@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../apps/server/test/support/test-server.js';
@@ -9,7 +7,10 @@ import { enableFrameLog, measurePlayback, summary } from './player-support/frame
 import { denseLesson } from './player-support/lessons.js';
 import { makeVideo } from './player-support/media.js';
 import { openLesson, seekTo } from './player-support/page.js';
-import { seedLesson, signIn, startPlayerServer, userByEmail } from './player-support/server.js';
+import { seedLesson } from './player-support/server.js';
+import { signIn } from './support/auth.js';
+import { startServerWithWeb, userByEmail } from './support/lessons.js';
+import { mediaDir } from './support/media.js';
 
 const NOTES = 2000;
 const SECONDS = 6;
@@ -27,12 +28,12 @@ describe('tab player frame times, 2,000 notes', () => {
   let work: string;
 
   beforeAll(async () => {
-    work = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
+    work = mediaDir();
     // A pilot: lessons longer than 30 s are theirs to make.
-    server = await startPlayerServer({ PILOT_EMAILS: 'bench@example.test' });
+    server = await startServerWithWeb({ PILOT_EMAILS: 'bench@example.test' });
     browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
     page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
-    await signIn(page, server, 'bench@example.test', 'Bench Player');
+    await signIn(page, server.url, { email: 'bench@example.test', name: 'Bench Player' });
     const lesson = denseLesson(NOTES);
     jobId = await seedLesson(server, await userByEmail(server, 'bench@example.test'), {
       ...lesson,

@@ -123,8 +123,13 @@ describe('tab player on a lesson processed by the real pipeline', () => {
     await page.getByRole('button', { name: 'Audio source' }).click();
     await page.getByRole('menuitemradio', { name: 'Synth' }).click();
     expect((await videoState(page)).muted).toBe(true);
+    const synthVoices = async () =>
+      Number(await page.locator('.lp').getAttribute('data-synth-voices'));
+    const before = await synthVoices();
     await page.keyboard.press('Space');
     await page.locator('.lp[data-synth="running"]').waitFor();
+    // The clip has a note every 0.5 s: playing hands the transcribed notes to the synth.
+    await expect.poll(synthVoices, { timeout: 3000 }).toBeGreaterThan(before);
     await page.keyboard.press('Space');
     await page.getByRole('button', { name: 'Audio source' }).click();
     await page.getByRole('menuitemradio', { name: 'Original' }).click();

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../apps/server/test/support/test-server.js';
@@ -8,7 +6,10 @@ import { launchChromium, screenshot } from './support/browser.js';
 import { techniqueLesson } from './player-support/lessons.js';
 import { makeToneWav, makeVideo } from './player-support/media.js';
 import { openLesson } from './player-support/page.js';
-import { seedLesson, signIn, startPlayerServer, userByEmail } from './player-support/server.js';
+import { seedLesson } from './player-support/server.js';
+import { signIn } from './support/auth.js';
+import { startServerWithWeb, userByEmail } from './support/lessons.js';
+import { mediaDir } from './support/media.js';
 
 /** 125 Hz: the nearest string of the lesson (standard tuning, capo 2) is string 5, B2 (123.47 Hz). */
 const TONE_HZ = 125;
@@ -23,16 +24,16 @@ describe('tuner with a fake microphone', () => {
   let work: string;
 
   beforeAll(async () => {
-    work = mkdtempSync(path.join(tmpdir(), 'riffscribe-tuner-'));
+    work = mediaDir();
     const wav = makeToneWav(work, TONE_HZ, 20);
-    server = await startPlayerServer();
+    server = await startServerWithWeb();
     browser = await launchChromium([
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${wav}`,
     ]);
     page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
-    await signIn(page, server, 'tuner@example.test', 'Tuner Player');
+    await signIn(page, server.url, { email: 'tuner@example.test', name: 'Tuner Player' });
     jobId = await seedLesson(server, await userByEmail(server, 'tuner@example.test'), {
       ...techniqueLesson(),
       video: makeVideo(work, 12),

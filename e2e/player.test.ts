@@ -1,15 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { MESSAGES } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../apps/server/test/support/test-server.js';
+import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
 import { launchChromium, screenshot } from './support/browser.js';
 import { techniqueLesson } from './player-support/lessons.js';
 import { makeToneWav, makeVideo } from './player-support/media.js';
 import { openLesson, seekTo, videoState } from './player-support/page.js';
-import { seedLesson, signIn, startPlayerServer, userByEmail } from './player-support/server.js';
-import { readFileSync } from 'node:fs';
+import { seedLesson } from './player-support/server.js';
+import { signIn } from './support/auth.js';
+import { startServerWithWeb, userByEmail } from './support/lessons.js';
+import { mediaDir } from './support/media.js';
 
 /**
  * The tab player in Chromium, on a lesson stored through the server's own code (a real ffmpeg
@@ -22,19 +23,32 @@ describe('tab player in Chromium', () => {
   let page: Page;
   let jobId: string;
   let work: string;
+  let owner: TestUser;
+  let lesson: ReturnType<typeof techniqueLesson>;
+
+  /** The fretboard's lit "string:neck fret" list, once it equals `lit`. */
+  const waitLit = (lit: string) =>
+    page.waitForFunction(
+      (want) =>
+        document.querySelector('[data-testid="fretboard"]')?.getAttribute('data-lit') === want,
+      lit,
+    );
+  /** How many notes the player has handed to the synth so far. */
+  const synthVoices = async () =>
+    Number(await page.locator('.lp').getAttribute('data-synth-voices'));
 
   beforeAll(async () => {
-    work = mkdtempSync(path.join(tmpdir(), 'riffscribe-player-'));
-    server = await startPlayerServer();
+    work = mediaDir();
+    server = await startServerWithWeb();
     browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
     context = await browser.newContext({
       viewport: { width: 1440, height: 900 },
       colorScheme: 'dark',
     });
     page = await context.newPage();
-    await signIn(page, server, 'ada@example.test', 'Ada Lovelace');
-    const owner = await userByEmail(server, 'ada@example.test');
-    const lesson = techniqueLesson();
+    await signIn(page, server.url, { email: 'ada@example.test', name: 'Ada Lovelace' });
+    owner = await userByEmail(server, 'ada@example.test');
+    lesson = techniqueLesson();
     const stem = readFileSync(makeToneWav(work, 196, 9));
     jobId = await seedLesson(server, owner, {
       ...lesson,
@@ -151,9 +165,7 @@ describe('tab player in Chromium', () => {
   it('lights the right string and fret at a known time (capo 2)', async () => {
     // 2.0-3.2 s: string 3, tab fret 7 with capo 2, so the 9th fret of the neck.
     await seekTo(page, 2.5);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="fretboard"]')?.getAttribute('data-lit') === '3:9',
-    );
+    await waitLit('3:9');
     const chip = page.getByTestId('sounding-note');
     expect(await chip.count()).toBe(1);
     expect(await chip.getAttribute('data-string')).toBe('3');
@@ -165,9 +177,7 @@ describe('tab player in Chromium', () => {
       return lit === '3:7 2:7' || lit === '2:7 3:7';
     });
     await seekTo(page, 1.8);
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="fretboard"]')?.getAttribute('data-lit') === '',
-    );
+    await waitLit('');
   });
 
   it('switches the audio source: original, synth, guitar stem', async () => {
@@ -176,9 +186,11 @@ describe('tab player in Chromium', () => {
     await page.getByRole('menuitemradio', { name: 'Synth' }).click();
     expect((await videoState(page)).muted).toBe(true);
     await seekTo(page, 1.9);
+    const before = await synthVoices();
     await page.keyboard.press('Space');
     await page.locator('.lp[data-synth="running"]').waitFor();
-    await page.waitForTimeout(600);
+    // Playing over the 2.0 s note hands it to the synth: the count goes up, not just the context.
+    await expect.poll(synthVoices, { timeout: 3000 }).toBeGreaterThan(before);
     await page.keyboard.press('Space');
 
     await page.getByRole('button', { name: 'Audio source' }).click();
@@ -226,7 +238,7 @@ describe('tab player in Chromium', () => {
     expect(await page.locator('.lp').getAttribute('data-fullscreen')).toBe('none');
   });
 
-  it('shows capoed chord names and the original tabs source', async () => {
+  it('shows capoed chord names', async () => {
     await seekTo(page, 1);
     await page.getByRole('button', { name: 'Chord display' }).click();
     await page.getByRole('menuitemradio', { name: /Capoed/ }).click();
@@ -234,9 +246,56 @@ describe('tab player in Chromium', () => {
     await page.getByRole('button', { name: 'Chord display' }).click();
     await page.getByRole('menuitemradio', { name: 'Original' }).click();
     await page.locator('.lp-sounding-chord', { hasText: 'Bm' }).waitFor();
+  });
+
+  it('shows the saved edit, and the AI tabs after Tabs source: Original (AI)', async () => {
+    // The owner saves an edit through the API: the 2.0 s bend moves from tab fret 7 to 5.
+    const edited = lesson.notes.map((n) =>
+      n.time === 2 && n.string === 3 ? { ...n, fret: 5, bend_to_fret: 7, release_to_fret: 5 } : n,
+    );
+    expect(edited.filter((n) => n.fret === 5 && n.string === 3 && n.time === 2)).toHaveLength(1);
+    const saved = await server.request('POST', `/api/edit-notes?jobId=${jobId}`, {
+      token: owner.token,
+      json: { events: edited },
+    });
+    expect(saved.status).toBe(200);
+    await openLesson(page, server.url, jobId);
+    await page.locator('.lp[data-tabs-version="edited"]').waitFor();
+    await seekTo(page, 2.5);
+    await waitLit('3:7'); // tab fret 5 + capo 2
     await page.getByRole('button', { name: 'Tabs source' }).click();
     await page.getByRole('menuitemradio', { name: 'Original (AI)' }).click();
-    expect(await page.locator('.lp').getAttribute('data-tabs-version')).toBe('original');
+    await page.locator('.lp[data-tabs-version="original"]').waitFor();
+    await waitLit('3:9'); // tab fret 7 + capo 2
+    expect(await page.getByTestId('sounding-note').getAttribute('data-fret')).toBe('7');
+  });
+
+  it('says which lesson failed to load, and sends a phone back home without loading it', async () => {
+    const other = await context.newPage();
+    await other.goto(`${server.url}/lesson/no-such-lesson`);
+    await other.getByRole('heading', { name: MESSAGES.failedToLoadJob }).waitFor();
+    // Under the spec's heading, what the server said about the missing lesson.
+    expect((await other.getByRole('alert').locator('p').textContent())?.trim()).toMatch(/\w/);
+    expect(await other.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe('/');
+    await screenshot(other, 'player-load-failed-1440');
+    await other.close();
+
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+    });
+    const small = await phone.newPage();
+    const calls: string[] = [];
+    small.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/api/')) calls.push(pathname);
+    });
+    await small.goto(`${server.url}/lesson/${jobId}`);
+    await small.getByRole('heading', { name: 'Desktop Experience Required' }).waitFor();
+    expect(calls).not.toContain('/api/notes');
+    await small.getByRole('button', { name: 'Go Back' }).click();
+    await small.waitForURL(`${server.url}/`);
+    await phone.close();
   });
 
   it('looks right at 1440 and 1920 px', async () => {

@@ -1,14 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiRequestError, signInUrl } from '../../api/session';
+import { DesktopRequired } from '../../ui/DesktopRequired';
+import { LoadingOverlay } from '../../ui/LoadingOverlay';
+import { SignInPrompt } from '../auth/SignInPrompt';
 import { useSession } from '../auth/useSession';
 import { useIsMobile } from '../device/useIsMobile';
 import { playerApi } from './api/playerApi';
 import { PlayerScreen } from './PlayerScreen';
 import { ConfirmViewCredit } from './ui/ConfirmViewCredit';
-import { DesktopRequired } from './ui/DesktopRequired';
-import { LoadingOverlay } from './ui/LoadingOverlay';
+import { LoadFailed } from './ui/LoadFailed';
 import './player.css';
 
 /**
@@ -28,30 +29,27 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
     retry: false,
   });
 
-  if (mobile) return <DesktopRequired />;
+  if (mobile) {
+    return (
+      <main className="lp-state">
+        <DesktopRequired
+          onBack={() => {
+            // A lesson link may be the first page of the tab, so there may be nothing to go back to.
+            void navigate('/');
+          }}
+        />
+      </main>
+    );
+  }
   if (loading) return <LoadingOverlay />;
   if (!user) {
     return (
       <main className="lp-state">
-        <h1>Sign in to continue</h1>
-        <p>Use your account to upload videos and view jobs.</p>
-        <div className="lp-state-actions">
-          <a className="button" href={signInUrl()}>
-            Continue with sign-in
-          </a>
-        </div>
+        <SignInPrompt returnTo={`/lesson/${encodeURIComponent(jobId)}`} />
       </main>
     );
   }
-  if (access.error) {
-    const notFound = access.error instanceof ApiRequestError && access.error.status === 404;
-    return (
-      <main className="lp-state" role="alert">
-        <h1>{notFound ? 'This lesson was not found' : 'This lesson could not be loaded'}</h1>
-        <p>{access.error.message}</p>
-      </main>
-    );
-  }
+  if (access.error) return <LoadFailed detail={access.error.message} />;
   if (!access.data) return <LoadingOverlay />;
   const fallbackName = access.data.projectName ?? '';
   if (access.data.status === 'needs_credit' && !confirmed) {

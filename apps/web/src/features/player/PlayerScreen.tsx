@@ -1,5 +1,6 @@
 import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
 import { useCallback, useMemo, useReducer, useState } from 'react';
+import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { useLessonContent } from './api/useLessonContent';
 import { useLessonMeta, useRecordLoad } from './api/useLessonMeta';
 import { displayChordName } from './chords/chordNames';
@@ -21,13 +22,14 @@ import { PlayerToolbar } from './toolbar/PlayerToolbar';
 import { TunerModal } from './tuner/TunerModal';
 import { FretboardCanvas } from './ui/FretboardCanvas';
 import { IntroModal } from './ui/IntroModal';
-import { LoadingOverlay } from './ui/LoadingOverlay';
+import { LoadFailed } from './ui/LoadFailed';
 import { NoCredits } from './ui/NoCredits';
 import { SeekSlider } from './ui/SeekSlider';
 import { SoundingNotes } from './ui/SoundingNotes';
 import { TimelineCanvas } from './ui/TimelineCanvas';
 import { VideoPanel } from './ui/VideoPanel';
 
+/** What the hooks work with until the results file arrives; never drawn (the player waits for it). */
 const NO_SETTINGS: LessonSettings = {
   capo: 0,
   tuning: DEFAULT_TUNING,
@@ -40,8 +42,8 @@ const NO_SETTINGS: LessonSettings = {
 export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackName: string }) {
   const { jobId, isOwner } = props;
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
-  const content = useLessonContent(jobId, settings.tabSource, true);
-  const meta = useLessonMeta(jobId, true);
+  const content = useLessonContent(jobId, settings.tabSource);
+  const meta = useLessonMeta(jobId);
   const { history, setHistory, index } = useLessonDoc(content.notes, content.chords);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [stem, setStem] = useState<HTMLAudioElement | null>(null);
@@ -94,14 +96,7 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
   usePlayerKeys(controls.onKey, ready && !tunerOpen);
 
   if (content.noCredits) return <NoCredits />;
-  if (content.error && !ready) {
-    return (
-      <main className="lp-state" role="alert">
-        <h1>This lesson could not be loaded</h1>
-        <p>{content.error.message}</p>
-      </main>
-    );
-  }
+  if (content.error && !ready) return <LoadFailed detail={content.error.message} />;
   if (!ready) return <LoadingOverlay />;
 
   const { notes, chords } = history.doc;
@@ -117,6 +112,7 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
       data-fullscreen={settings.fullscreen}
       data-audio-source={settings.audioSource}
       data-synth={synth.status}
+      data-synth-voices={synth.voices}
       data-speed={settings.speed}
       data-loop={
         settings.loop ? `${settings.loop.start.toFixed(2)}-${settings.loop.end.toFixed(2)}` : ''

@@ -25,10 +25,10 @@ export interface LessonContent {
 }
 
 /**
- * Notes, chords, results, video and stem of a lesson. Nothing loads until `enabled` (after the
- * view-credit confirmation); the files that need a granted view wait for the notes.
+ * Notes, chords, results, video and stem of a lesson (its caller renders only once the view
+ * credit, if any, is settled); the files that need a granted view wait for the notes.
  */
-export function useLessonContent(jobId: string, tabSource: TabSource, enabled: boolean) {
+export function useLessonContent(jobId: string, tabSource: TabSource) {
   const edited = tabSource === 'edited';
   const notes = useQuery({
     queryKey: ['lesson-notes', jobId, edited],
@@ -36,7 +36,6 @@ export function useLessonContent(jobId: string, tabSource: TabSource, enabled: b
       const res = await playerApi.notes(jobId, edited);
       return { events: readNotes(res.events), version: res.version };
     },
-    enabled,
     staleTime: Infinity,
     retry: noRetryOn402,
     // Switching the tabs source keeps the player (and the video's position) on screen.

@@ -3,27 +3,23 @@ import { useEffect } from 'react';
 import { playerApi } from './playerApi';
 
 /** Header data: names, owner, rating, opens and viewers, the caller's own rating, edit access. */
-export function useLessonMeta(jobId: string, enabled: boolean) {
+export function useLessonMeta(jobId: string) {
   const client = useQueryClient();
   const meta = useQuery({
     queryKey: ['job-meta', jobId],
     queryFn: () => playerApi.meta(jobId),
-    enabled,
   });
   const stats = useQuery({
     queryKey: ['job-stats', jobId],
     queryFn: () => playerApi.stats(jobId),
-    enabled,
   });
   const myStars = useQuery({
     queryKey: ['job-stars', jobId],
     queryFn: () => playerApi.myStars(jobId),
-    enabled,
   });
   const editAccess = useQuery({
     queryKey: ['edit-access', jobId],
     queryFn: () => playerApi.editAccess(jobId),
-    enabled,
   });
   const rate = useMutation({
     mutationFn: (stars: number) => playerApi.rate(jobId, stars),

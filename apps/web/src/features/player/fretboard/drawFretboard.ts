@@ -1,4 +1,4 @@
-import { FRETBOARD_FRETS, STRING_COUNT } from '@riffscribe/core';
+import { FRETBOARD_FRETS, STRING_COUNT, type Tuning } from '@riffscribe/core';
 import { noteNameOfOpen } from './labels';
 import type { CanvasTheme } from '../timeline/theme';
 import {
@@ -16,7 +16,7 @@ export function drawFretboard(
   ctx: CanvasRenderingContext2D,
   box: FretboardBox,
   theme: CanvasTheme,
-  tuning: readonly number[],
+  tuning: Tuning,
   capo: number,
   dots: readonly FingerDot[],
 ): void {
@@ -53,7 +53,7 @@ export function drawFretboard(
   ctx.font = `600 10px 'Inter Var', Inter, system-ui, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  for (const n of [3, 5, 7, 9, 12, 15, 17, 19, 21]) {
+  for (const n of INLAYS) {
     ctx.fillText(String(n), (fretWireX(n - 1, box) + fretWireX(n, box)) / 2, bottom + 3);
   }
   for (let s = 1; s <= STRING_COUNT; s += 1) {

@@ -100,5 +100,7 @@ describe('chords and pitches', () => {
   it('computes pitch = open string + capo + fret', () => {
     expect(notePitch({ string: 6, fret: 0 }, DEFAULT_TUNING, 0)).toBe(40);
     expect(notePitch({ string: 1, fret: 3 }, DEFAULT_TUNING, 2)).toBe(69);
+    // A string that does not exist is an error, not MIDI 0.
+    expect(() => notePitch({ string: 7, fret: 0 }, DEFAULT_TUNING, 0)).toThrow(RangeError);
   });
 });

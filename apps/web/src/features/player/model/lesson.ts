@@ -10,6 +10,7 @@ import {
   STRING_COUNT,
   clamp,
   normalizeFlag,
+  openStringPitch,
   tuningName,
   type ChordEvent,
   type NoteEvent,
@@ -148,7 +149,10 @@ export function readChords(raw: unknown): ChordEvent[] {
   return sortEvents(raw.map(normalizeChord).filter((c): c is ChordEvent => c !== null));
 }
 
-/** Sounding MIDI pitch of a note: open string + capo + fret (frets are relative to the capo). */
+/**
+ * Sounding MIDI pitch of a note: open string + capo + fret (frets are relative to the capo).
+ * Throws a RangeError for a string outside 1..6.
+ */
 export function notePitch(note: Pick<NoteEvent, 'string' | 'fret'>, tuning: Tuning, capo: number) {
-  return (tuning[STRING_COUNT - note.string] ?? 0) + capo + note.fret;
+  return openStringPitch(tuning, note.string) + capo + note.fret;
 }

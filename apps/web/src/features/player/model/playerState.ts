@@ -5,6 +5,7 @@ import {
   SYNTH_COMPRESSOR_RATIO,
   SYNTH_COMPRESSOR_THRESHOLD_DB,
   SYNTH_HIGH_PASS_HZ,
+  SYNTH_PRESETS,
   TIMELINE_ZOOM_DEFAULT,
   TIMELINE_ZOOM_SLIDER,
   TIMELINE_ZOOM_WHEEL,
@@ -16,7 +17,7 @@ export type AudioSource = 'original' | 'synth' | 'guitar';
 export type TabSource = 'edited' | 'original';
 export type ChordDisplay = 'original' | 'capoed';
 export type FullscreenMode = 'none' | 'tabs' | 'fretboard' | 'video' | 'all';
-export type SynthPreset = 'nylon' | 'steel' | 'electric';
+export type SynthPreset = (typeof SYNTH_PRESETS)[number];
 
 /** The synth's controls (spec section 9); mixes are 0..1, frequencies Hz, threshold dB. */
 export interface SynthSettings {

@@ -4,26 +4,17 @@ export interface VideoState {
   playing: boolean;
   /** Seconds; 0 until the metadata is loaded. */
   duration: number;
-  ready: boolean;
-  error: boolean;
 }
 
 /** The video element's play state and duration, from its own events. */
 export function useVideoState(video: HTMLVideoElement | null): VideoState {
-  const [state, setState] = useState<VideoState>({
-    playing: false,
-    duration: 0,
-    ready: false,
-    error: false,
-  });
+  const [state, setState] = useState<VideoState>({ playing: false, duration: 0 });
   useEffect(() => {
     if (!video) return;
     const update = () => {
       setState({
         playing: !video.paused && !video.ended,
         duration: Number.isFinite(video.duration) ? video.duration : 0,
-        ready: video.readyState >= HTMLMediaElement.HAVE_METADATA,
-        error: video.error !== null,
       });
     };
     const events = [

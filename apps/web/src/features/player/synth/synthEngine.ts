@@ -11,7 +11,7 @@ import {
   getDestination,
   start as startTone,
 } from 'tone';
-import type { SynthPreset, SynthSettings } from '../model/playerState';
+import { DEFAULT_SYNTH, type SynthPreset, type SynthSettings } from '../model/playerState';
 import type { ScheduledVoice } from './schedule';
 
 /** Per-preset voice: envelope (seconds, levels 0..1) and the pluck's brightness filter (Hz). */
@@ -36,15 +36,27 @@ interface Playing {
  */
 export class SynthEngine {
   private readonly input = new Gain(1);
-  private readonly highPass = new Filter({ type: 'highpass', frequency: 90, rolloff: -12 });
+  private readonly highPass = new Filter({
+    type: 'highpass',
+    frequency: DEFAULT_SYNTH.highPassHz,
+    rolloff: -12,
+  });
   private readonly drive = new Distortion({ distortion: 0, wet: 0, oversample: '2x' });
   private readonly chorus = new Chorus({ frequency: 1.2, delayTime: 3.5, depth: 0.5, wet: 0 });
-  private readonly cab = new Filter({ type: 'lowpass', frequency: 5500, rolloff: -24 });
+  private readonly cab = new Filter({
+    type: 'lowpass',
+    frequency: DEFAULT_SYNTH.cabLowPassHz,
+    rolloff: -24,
+  });
   private readonly reverb = new Reverb({ decay: 2.2, preDelay: 0.015, wet: 0.2 });
-  private readonly compressor = new Compressor({ threshold: -18, ratio: 3, attack: 0.005 });
+  private readonly compressor = new Compressor({
+    threshold: DEFAULT_SYNTH.compressorThresholdDb,
+    ratio: DEFAULT_SYNTH.compressorRatio,
+    attack: 0.005,
+  });
   private readonly volume = new Volume(0);
   private readonly playing = new Set<Playing>();
-  private preset: SynthPreset = 'steel';
+  private preset: SynthPreset = DEFAULT_SYNTH.preset;
 
   constructor() {
     this.chorus.start();
@@ -137,11 +149,6 @@ export class SynthEngine {
         // Not started yet: stopping before the start time is refused by some browsers.
       }
     }
-  }
-
-  /** Voices scheduled or sounding now (for tests and the status readout). */
-  get voices(): number {
-    return this.playing.size;
   }
 
   dispose(): void {

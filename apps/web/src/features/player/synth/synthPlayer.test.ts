@@ -34,6 +34,7 @@ describe('synth scheduler', () => {
       s.tick(k * 0.025, 1, true);
     }
     expect(clock.played.map((v) => v.voice.note)).toEqual([0, 1, 2, 3]);
+    expect(s.scheduled).toBe(4);
     const starts = clock.played.map((v) => v.startAt - clock.played[0]!.startAt);
     starts.forEach((d, k) => {
       expect(d).toBeCloseTo([0, 0.1, 0.2, 0.3][k]!, 6);

@@ -23,6 +23,7 @@ export class SynthScheduler {
   private anchor: { media: number; audio: number } | null = null;
   private scheduledUntil = 0;
   private speed = 1;
+  private handedOver = 0;
 
   constructor(
     private readonly sink: VoiceSink,
@@ -32,6 +33,11 @@ export class SynthScheduler {
   setLesson(lesson: { index: NoteIndex; tuning: Tuning; capo: number }): void {
     this.lesson = lesson;
     this.reset();
+  }
+
+  /** Voices handed to the sink since this scheduler was made (the player shows it for tests). */
+  get scheduled(): number {
+    return this.handedOver;
   }
 
   /** Forget the schedule: silence now and start over at the next tick. */
@@ -68,7 +74,10 @@ export class SynthScheduler {
       anchor: this.anchor,
       speed,
     });
-    for (const v of voices) this.sink.play(v);
+    for (const v of voices) {
+      this.sink.play(v);
+      this.handedOver += 1;
+    }
     this.scheduledUntil = to;
   }
 }

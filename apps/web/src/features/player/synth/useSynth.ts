@@ -7,13 +7,15 @@ import { SynthScheduler } from './synthPlayer';
 
 /** How often the scheduler looks ahead, ms (well inside its 200 ms look-ahead). */
 const TICK_MS = 25;
+/** The voice count is passed to React at most this often, ms, so a dense passage re-renders little. */
+const COUNT_MS = 250;
 
 export type SynthStatus = 'off' | 'loading' | 'running' | 'blocked';
 
 /**
  * Plays the lesson's notes on the synth while the synth is the audio source. Tone.js loads on
  * first use; the scheduler runs on a timer rather than animation frames so that sound keeps going
- * when the tab is in the background.
+ * when the tab is in the background. `voices` counts the notes handed to the synth so far.
  */
 export function useSynth(input: {
   video: HTMLVideoElement | null;
@@ -21,10 +23,11 @@ export function useSynth(input: {
   settings: SynthSettings;
   volume: number;
   lesson: { index: NoteIndex; tuning: Tuning; capo: number };
-}): { status: SynthStatus; voices: () => number } {
+}): { status: SynthStatus; voices: number } {
   const { video, enabled, settings, volume, lesson } = input;
   const [engine, setEngine] = useState<SynthEngine | null>(null);
   const [status, setStatus] = useState<SynthStatus>('off');
+  const [voices, setVoices] = useState(0);
   const scheduler = useRef<SynthScheduler | null>(null);
 
   useEffect(() => {
@@ -78,9 +81,14 @@ export function useSynth(input: {
       );
     };
     const timer = window.setInterval(tick, TICK_MS);
+    const counter = window.setInterval(() => {
+      setVoices(sched.scheduled);
+    }, COUNT_MS);
     return () => {
       alive = false;
       window.clearInterval(timer);
+      window.clearInterval(counter);
+      setVoices(sched.scheduled);
       video.removeEventListener('seeking', reset);
       sched.reset();
       setStatus('off');
@@ -89,6 +97,6 @@ export function useSynth(input: {
 
   return {
     status: enabled && status === 'off' ? 'loading' : status,
-    voices: () => engine?.voices ?? 0,
+    voices,
   };
 }

@@ -1,4 +1,9 @@
-import { PITCH_STEPS_PER_FRET, type ChordEvent, type NoteEvent } from '@riffscribe/core';
+import {
+  PITCH_STEPS_PER_FRET,
+  VIBRATO_RATE_HZ,
+  type ChordEvent,
+  type NoteEvent,
+} from '@riffscribe/core';
 import { windowRange, type NoteIndex } from '../model/noteIndex';
 import { stringY, type TimelineLayout } from './layout';
 
@@ -19,7 +24,6 @@ export const LEGATO_MAX_GAP_SECONDS = 0.5;
 const SEMITONE_LIFT = 0.34;
 const MAX_LIFT = 0.8;
 const VIBRATO_AMPLITUDE_PX = { small: 1.6, big: 3.2 } as const;
-const VIBRATO_HZ = 6.5;
 /** Below this zoom (px/s) bend arrows would cross each other: the lifted note line shows the bend. */
 export const BEND_ARROW_MIN_ZOOM = 40;
 /** Estimated width of a chord name, CSS px (13 px bold). */
@@ -106,7 +110,7 @@ export function bendCurve(note: NoteEvent): readonly number[] {
   const pts = note.pitch_arr;
   const dur = note.end_time - note.time;
   const perSecond = dur > 0 ? (pts.length - 1) / dur : 0;
-  const radius = Math.floor(perSecond / (2 * VIBRATO_HZ));
+  const radius = Math.floor(perSecond / (2 * VIBRATO_RATE_HZ));
   if (radius < 1) return pts;
   return pts.map((_, i) => {
     let sum = 0;
@@ -198,7 +202,7 @@ function sustainGlyph(
   const lift = (v: number) =>
     Math.min(((v - 1) / PITCH_STEPS_PER_FRET) * SEMITONE_LIFT, MAX_LIFT) * layout.stringGap;
   // Real vibrato rate where it is wide enough to read, else a fixed 7 px wave.
-  const wavelength = Math.max(7, zoom / VIBRATO_HZ);
+  const wavelength = Math.max(7, zoom / VIBRATO_RATE_HZ);
   const steps = Math.min(400, Math.max(2, Math.ceil((x1 - x0) / 2)));
   const points: number[] = [];
   for (let k = 0; k <= steps; k += 1) {

@@ -45,8 +45,3 @@ export function timelineLayout(height: number): TimelineLayout {
 /** y of string 1..6's line. */
 export const stringY = (layout: TimelineLayout, string: number) =>
   layout.firstStringY + (string - 1) * layout.stringGap;
-
-/** The string whose line is nearest to y (1..6). */
-export function stringAtY(layout: TimelineLayout, y: number): number {
-  return clamp(Math.round((y - layout.firstStringY) / layout.stringGap) + 1, 1, STRING_COUNT);
-}

@@ -44,10 +44,6 @@ export class TimelineRenderer {
     this.ctx = ctx;
   }
 
-  get currentLayout(): TimelineLayout {
-    return this.layout;
-  }
-
   /** Sizes the backing store to CSS size x devicePixelRatio, so lines and text stay crisp. */
   resize(cssWidth: number, cssHeight: number, dpr: number): void {
     const w = Math.max(1, Math.round(cssWidth * dpr));

@@ -1,6 +1,6 @@
 import { TUNER_GAUGE_CENTS, type Tuning } from '@riffscribe/core';
 import { Dialog } from '../../../ui/Dialog';
-import { noteName } from './tunerMath';
+import { noteName, stringNames } from './tunerMath';
 import { useTuner } from './useTuner';
 
 /** The tuner: the microphone's pitch, the nearest string of the lesson's tuning and capo, a gauge. */
@@ -27,8 +27,7 @@ export function TunerModal(props: {
     >
       <div className="lp-tuner" data-testid="tuner">
         <p className="lp-quiet">
-          Tuning to the lesson:{' '}
-          {[1, 2, 3, 4, 5, 6].map((s) => noteName((tuning[6 - s] ?? 0) + capo)).join(' ')}
+          Tuning to the lesson: {stringNames(tuning, capo).join(' ')}
           {capo > 0 ? ` (capo ${String(capo)})` : ''}
         </p>
         {state.kind === 'denied' ? (

@@ -1,6 +1,6 @@
 import { DEFAULT_TUNING, TUNING_PRESETS } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
-import { hzToMidi, noteName, readTuner } from './tunerMath';
+import { hzToMidi, noteName, readTuner, stringNames } from './tunerMath';
 
 describe('tuner', () => {
   it('names notes', () => {
@@ -25,6 +25,11 @@ describe('tuner', () => {
     expect(readTuner(92.5, DEFAULT_TUNING, 2)).toMatchObject({ string: 6, target: 42 });
     const dropD = TUNING_PRESETS.find((t) => t.id === 'drop-d')!.pitches;
     expect(readTuner(73.42, dropD, 0)).toMatchObject({ string: 6, target: 38, inTune: true });
+  });
+
+  it('names the strings, high e first, as they sound with the capo', () => {
+    expect(stringNames(DEFAULT_TUNING, 0)).toEqual(['E4', 'B3', 'G3', 'D3', 'A2', 'E2']);
+    expect(stringNames(DEFAULT_TUNING, 2)).toEqual(['F#4', 'C#4', 'A3', 'E3', 'B2', 'F#2']);
   });
 
   it('clamps the gauge to +-50 cents', () => {

@@ -1,4 +1,10 @@
-import { STRING_COUNT, TUNER_GAUGE_CENTS, clamp, type Tuning } from '@riffscribe/core';
+import {
+  STRING_COUNT,
+  TUNER_GAUGE_CENTS,
+  clamp,
+  openStringPitch,
+  type Tuning,
+} from '@riffscribe/core';
 import { midiToHz } from '../synth/schedule';
 
 const NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
@@ -11,6 +17,14 @@ export function noteName(midi: number): string {
 
 /** Fractional MIDI pitch of a frequency (A4 = 440 Hz = 69). */
 export const hzToMidi = (hz: number) => 69 + 12 * Math.log2(hz / 440);
+
+/** Scientific names of strings 1..6 (high e first) as they sound with the capo: "E4 B3 ... E2". */
+export function stringNames(tuning: Tuning, capo: number): string[] {
+  const names: string[] = [];
+  for (let s = 1; s <= STRING_COUNT; s += 1)
+    names.push(noteName(openStringPitch(tuning, s) + capo));
+  return names;
+}
 
 export interface TunerReading {
   /** String 1..6 whose target is nearest. */
@@ -37,7 +51,7 @@ export function readTuner(hz: number, tuning: Tuning, capo: number): TunerReadin
   const heard = hzToMidi(hz);
   let best: { string: number; target: number } | null = null;
   for (let s = 1; s <= STRING_COUNT; s += 1) {
-    const target = (tuning[STRING_COUNT - s] ?? 0) + capo;
+    const target = openStringPitch(tuning, s) + capo;
     if (!best || Math.abs(heard - target) < Math.abs(heard - best.target))
       best = { string: s, target };
   }
