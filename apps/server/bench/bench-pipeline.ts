@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CheckStatusResponse, SignedUploadResponse } from '@riffscribe/core';
-import { findDatasetsRoot, findFfmpeg } from '@riffscribe/engine';
+import { findFfmpeg, fixtureFile } from '@riffscribe/engine';
 // context.ts augments fastify's types; the module must be part of this program for that.
 import type {} from 'fastify';
 import { accessTokenKey, issueAccessToken } from '../src/auth/tokens.js';
@@ -28,7 +28,7 @@ import { freePort } from '../test/support/net.js';
 const SERVER_ROOT = path.resolve(import.meta.dirname, '../../..');
 const REPO_ROOT = path.resolve(SERVER_ROOT, '../..');
 const MAIN = path.join(SERVER_ROOT, 'dist/main.js');
-const GUITAR_WAV = path.join(findDatasetsRoot(REPO_ROOT), 'guitarset/00_BN1-129-Eb_comp_mic.wav');
+const GUITAR_WAV = fixtureFile(REPO_ROOT, 'guitarset/00_BN1-129-Eb_comp_mic.wav');
 
 const { values: args } = parseArgs({
   options: {

@@ -1,7 +1,7 @@
 /** The engine's public surface for the server and the worker. */
 export { findFfmpeg, findFfprobe } from './adapters/binaries.js';
 /** Where the shared annotated recordings are (evaluation, benches and their tests). */
-export { findDatasetsRoot } from './eval/datasets.js';
+export { findDatasetsRoot, fixtureFile } from './eval/datasets.js';
 export { decodeAudio, probeMedia } from './adapters/media.js';
 export type { MediaInfo } from './adapters/media.js';
 export { loadModel } from './adapters/model.js';

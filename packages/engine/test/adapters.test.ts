@@ -94,7 +94,8 @@ beforeAll(async () => {
     '-i',
     'aevalsrc=0.5*sin(2*PI*196*t)*exp(-2*t)+0.2*sin(4*PI*196*t)*exp(-3*t):s=22050:d=1.5',
     '-af',
-    'adelay=500,apad=pad_dur=0.5',
+    // pad_len in samples (0.5 s at 22,050 Hz): pad_dur needs ffmpeg 4.2, newer than npm's static build.
+    'adelay=500,apad=pad_len=11025',
     file('g3.wav'),
   );
   // A WebM written to a pipe has no duration in its header, like a browser's MediaRecorder output.

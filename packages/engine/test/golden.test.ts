@@ -1,18 +1,20 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findFfmpeg } from '../src/adapters/binaries.js';
+import { wavBytes } from '../src/eval/corpus/wav.js';
 import { transcribe } from '../src/pipeline.js';
 
 /**
- * Golden file for the whole pipeline on a short clip made here, deterministically, by ffmpeg:
- * plucked tones (harmonics with an exponential decay) playing a phrase and a chord. A change in
- * any stage that alters the lesson shows up as a diff against golden/plucked-phrase.json.
- * Re-accept a deliberate change with `npm run golden:accept -w @riffscribe/engine`.
+ * Golden file for the whole pipeline on a short clip rendered here, deterministically: plucked
+ * tones (harmonics with an exponential decay) playing a phrase and a chord, written as 16-bit PCM
+ * at the engine's own rate (22,050 Hz), so no encoder or resampler of a particular ffmpeg build
+ * shapes the input: the Debian ffmpeg and the static one npm ships decode it to the same samples.
+ * A change in any stage that alters the lesson shows up as a diff against
+ * golden/plucked-phrase.json. Re-accept a deliberate change with
+ * `npm run golden:accept -w @riffscribe/engine`.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const goldenFile = path.join(here, 'golden/plucked-phrase.json');
@@ -37,49 +39,23 @@ const PLUCKS: [number, number][] = [
   [3.5, 64],
 ];
 
-function pluck(start: number, pitch: number): string {
-  const f = (440 * 2 ** ((pitch - 69) / 12)).toFixed(3);
-  const partials = [1, 2, 3, 4]
-    .map((h) => `${(0.5 / h).toFixed(3)}*sin(2*PI*${h}*${f}*(t-${start}))`)
-    .join('+');
-  return `gte(t,${start})*exp(-3*(t-${start}))*(${partials})`;
-}
+const RATE = 22_050;
+const SECONDS = 5;
 
+/** The phrase: each pluck four harmonics (amplitude 0.5/h) decaying as exp(-3t), times 0.12. */
 function makeClip(): string {
-  const file = path.join(dir, 'phrase.mp4');
-  // Commas inside a filter argument must be escaped for lavfi.
-  const expr = `0.12*(${PLUCKS.map(([s, p]) => pluck(s, p)).join('+')})`.replaceAll(',', '\\,');
-  const r = spawnSync(
-    findFfmpeg(),
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      `aevalsrc=${expr}:s=22050:d=5`,
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=gray:s=160x120:r=10:d=5',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '128k',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
-      '-shortest',
-      file,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(r.stderr);
+  const samples = new Float32Array(RATE * SECONDS);
+  for (const [start, pitch] of PLUCKS) {
+    const f = 440 * 2 ** ((pitch - 69) / 12);
+    for (let i = Math.ceil(start * RATE); i < samples.length; i++) {
+      const t = i / RATE - start;
+      let v = 0;
+      for (let h = 1; h <= 4; h++) v += (0.5 / h) * Math.sin(2 * Math.PI * h * f * t);
+      samples[i] = (samples[i] ?? 0) + 0.12 * Math.exp(-3 * t) * v;
+    }
+  }
+  const file = path.join(dir, 'phrase.wav');
+  writeFileSync(file, wavBytes(samples, RATE));
   return file;
 }
 

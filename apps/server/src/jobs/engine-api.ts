@@ -12,7 +12,7 @@ export type { EngineErrorCode };
 /** Facts about a media file (engine `probeMedia`). */
 export type MediaFacts = Pick<
   MediaInfo,
-  'durationSeconds' | 'hasAudio' | 'hasVideo' | 'formatName' | 'width' | 'height'
+  'durationSeconds' | 'hasAudio' | 'hasVideo' | 'formatName' | 'width' | 'height' | 'frameRate'
 >;
 
 /** Engine progress: its stage name, its own percent 0..100 and a sentence. */

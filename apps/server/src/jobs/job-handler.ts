@@ -146,6 +146,7 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
         input,
         output: videoFile,
         durationSeconds: facts.durationSeconds,
+        frameRate: facts.frameRate,
         timeoutMs: deps.toolTimeoutMs,
         signal: deps.signal,
         onProgress: (percent) => {

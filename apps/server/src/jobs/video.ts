@@ -38,6 +38,8 @@ export interface TranscodeOptions {
   output: string;
   /** Length of the input in seconds (for progress and as an upper bound of the output). */
   durationSeconds: number;
+  /** The input's frames per second from the probe, when known: above 60 it is reduced to 60. */
+  frameRate?: number | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   /** Percent 0..100 of the encoding done. */
@@ -53,6 +55,19 @@ function failure(what: string, result: { code: number | null; stderr: string }):
   return new MediaToolError(
     `The video could not be converted for playback (${what}: ${detail.slice(0, 200)}).`,
   );
+}
+
+/** The most frames per second the browser copy keeps. */
+const MAX_FPS = 60;
+
+/**
+ * Scaling, plus an `fps` filter when the input is faster than MAX_FPS. (ffmpeg's `-fpsmax` would
+ * do this on its own, but only from ffmpeg 4.4; the static ffmpeg that npm ships is older.)
+ */
+export function videoFilter(frameRate: number | undefined): string {
+  return frameRate !== undefined && frameRate > MAX_FPS + 0.01
+    ? `${SCALE_FILTER},fps=${MAX_FPS}`
+    : SCALE_FILTER;
 }
 
 /**
@@ -77,9 +92,7 @@ export async function transcodeForBrowser(options: TranscodeOptions): Promise<vo
       '-t',
       String(Math.ceil(options.durationSeconds + 1)),
       '-vf',
-      SCALE_FILTER,
-      '-fpsmax',
-      '60',
+      videoFilter(options.frameRate),
       '-c:v',
       'libx264',
       '-preset',

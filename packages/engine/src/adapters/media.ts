@@ -28,6 +28,8 @@ export interface MediaInfo {
   /** Frame size of the first video stream in pixels, when there is one. */
   width?: number;
   height?: number;
+  /** Frames per second of the first video stream (its average, else its base rate), when known. */
+  frameRate?: number;
   sizeBytes: number;
 }
 
@@ -103,12 +105,21 @@ interface ProbeStream {
   width?: number;
   height?: number;
   duration?: string;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
   disposition?: { attached_pic?: number };
 }
 interface ProbeJson {
   streams?: ProbeStream[];
   format?: { format_name?: string; duration?: string };
 }
+
+/** ffprobe's "30000/1001" frame rates as a number; undefined for "0/0" or nonsense. */
+const rate = (value: string | undefined): number | undefined => {
+  const [num, den = '1'] = (value ?? '').split('/');
+  const r = Number(num) / Number(den);
+  return Number.isFinite(r) && r > 0 && r < 10_000 ? r : undefined;
+};
 
 const positive = (value: string | undefined): number | undefined => {
   const n = value === undefined ? Number.NaN : Number(value);
@@ -197,6 +208,8 @@ export async function probeMedia(
     info.width = firstVideo.width;
     info.height = firstVideo.height;
   }
+  const fps = rate(firstVideo?.avg_frame_rate) ?? rate(firstVideo?.r_frame_rate);
+  if (fps !== undefined) info.frameRate = fps;
   return info;
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { findFfmpeg } from '../adapters/binaries.js';
-import { findDatasetsRoot } from '../eval/datasets.js';
+import { fixtureFile } from '../eval/datasets.js';
 import { transcribe } from '../pipeline.js';
 import type { EngineStage } from '../pipeline-types.js';
 
@@ -17,8 +17,7 @@ import type { EngineStage } from '../pipeline-types.js';
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
-const datasets = findDatasetsRoot(repoRoot);
-const source = path.join(datasets, 'guitarset/00_BN1-129-Eb_comp_mic.wav');
+const source = fixtureFile(repoRoot, 'guitarset/00_BN1-129-Eb_comp_mic.wav');
 const CLIP_SECONDS = 30;
 
 function makeClip(dir: string): string {

@@ -5,20 +5,33 @@ import type { GuitarType } from '@riffscribe/core';
 import { parseChordLabel, pitchClassOf, type ChordSpan, type PlacedNote } from './metrics.js';
 
 /**
- * The real annotated recordings under the datasets folder (../shared/datasets; README.md there
- * describes the layout): per item a `.tab.json` with the true notes (string 1 = high e, standard
- * tuning, no capo), the audio beside it and a JAMS file with chords and, where present, the key.
+ * The real annotated recordings under a datasets folder (packages/engine/fixtures/datasets; its
+ * README.md describes the layout and the licences): per item a `.tab.json` with the true notes
+ * (string 1 = high e, standard tuning, no capo), the audio beside it and a JAMS file with chords
+ * and, where present, the key.
  */
+
+/** The recordings kept in the repository (relative to the repository root). */
+export const FIXTURE_DATASETS = 'packages/engine/fixtures/datasets';
 
 /**
  * Where the datasets are: RIFFSCRIBE_DATASETS as given when it is set (resolved against the
  * working directory; it is not checked, so a wrong setting shows up as missing data rather than
- * being passed over), else ../shared/datasets beside the repository.
+ * being passed over; it points `npm run eval` at a larger collection), else the recordings kept
+ * in the repository.
  */
 export function findDatasetsRoot(repoRoot: string): string {
   const fromEnv = process.env.RIFFSCRIBE_DATASETS;
   if (fromEnv) return path.resolve(fromEnv);
-  return path.resolve(repoRoot, '../shared/datasets');
+  return path.resolve(repoRoot, FIXTURE_DATASETS);
+}
+
+/**
+ * A file of the recordings kept in the repository, whatever RIFFSCRIBE_DATASETS says: tests and
+ * benches that need one particular recording use this, so they never depend on the environment.
+ */
+export function fixtureFile(repoRoot: string, relative: string): string {
+  return path.resolve(repoRoot, FIXTURE_DATASETS, relative);
 }
 
 /** One real recording with its ground truth files. */

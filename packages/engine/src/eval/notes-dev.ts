@@ -13,7 +13,7 @@ import {
 } from '../notes/extract.js';
 import type { ModelOutput } from '../types.js';
 import { FRAME_RATE } from '../units.js';
-import { findDatasetsRoot } from './datasets.js';
+import { fixtureFile } from './datasets.js';
 import { cachedModelOutput } from './model-cache.js';
 import { scoreNotes, type TimedNote } from './notes-metrics.js';
 import { stockNotes } from './notes-stock.js';
@@ -38,7 +38,7 @@ import { syntheticItems } from './notes-synth.js';
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const datasets = findDatasetsRoot(path.resolve(here, '../../../..'));
+const repoRoot = path.resolve(here, '../../../..');
 
 export interface Item {
   name: string;
@@ -64,10 +64,10 @@ export async function realItems(): Promise<Item[]> {
   ];
   const out: Item[] = [];
   for (const [name, wav, tab] of items) {
-    const notes = JSON.parse(await readFile(path.join(datasets, tab), 'utf8')) as TabJsonNote[];
+    const notes = JSON.parse(await readFile(fixtureFile(repoRoot, tab), 'utf8')) as TabJsonNote[];
     out.push({
       name,
-      audio: path.join(datasets, wav),
+      audio: fixtureFile(repoRoot, wav),
       reference: notes.map((n) => ({ time: n.time, endTime: n.end_time, pitch: n.midi })),
     });
   }
@@ -183,7 +183,7 @@ const ABLATIONS: [string, Partial<NoteRuleSwitches>][] = [
  */
 async function speed(): Promise<void> {
   const ms = (from: number) => `${(performance.now() - from).toFixed(0)} ms`;
-  const file = path.join(datasets, 'guitarset/00_BN1-129-Eb_comp_mic.wav');
+  const file = fixtureFile(repoRoot, 'guitarset/00_BN1-129-Eb_comp_mic.wav');
   let t = performance.now();
   const excerpt = await decodeAudio(file);
   console.log(`decode ${(excerpt.length / 22050).toFixed(1)} s of audio: ${ms(t)}`);

@@ -28,8 +28,8 @@ import {
 
 /**
  * `npm run eval` (packages/engine): the whole engine on
- *  - the real annotated recordings in ../shared/datasets (beside the repository; override with
- *    RIFFSCRIBE_DATASETS): .tab.json notes, JAMS chords and key;
+ *  - the real annotated recordings in packages/engine/fixtures/datasets (or the collection
+ *    RIFFSCRIBE_DATASETS names): .tab.json notes, JAMS chords and key;
  *  - the project's own rendered corpus (eval/corpus), whose answers include every technique;
  * and prints and writes as JSON (default packages/engine/eval-results/latest.json, --out FILE):
  * note precision/recall/F1, note F1 with offsets, tab F1, string/fret accuracy with the true

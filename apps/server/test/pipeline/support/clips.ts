@@ -1,23 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findDatasetsRoot, findFfmpeg, findFfprobe } from '@riffscribe/engine';
+import { findFfmpeg, findFfprobe, fixtureFile } from '@riffscribe/engine';
 
-/** A file of the shared datasets (where `npm run eval` finds them), with a clear error if absent. */
-function findDatasetFile(relative: string): string {
-  const root = findDatasetsRoot(path.resolve(import.meta.dirname, '../../../../..'));
-  const file = path.join(root, relative);
-  if (!existsSync(file)) {
-    throw new Error(
-      `The pipeline tests need ${relative} from the shared datasets, looked for at ${file}. Set RIFFSCRIBE_DATASETS.`,
-    );
-  }
-  return file;
-}
-
-/** The GuitarSet recording the pipeline tests cut their clips from (22 s, 44.1 kHz). */
-export const GUITAR_WAV = findDatasetFile('guitarset/00_BN1-129-Eb_comp_mic.wav');
+/**
+ * The GuitarSet recording the pipeline tests cut their clips from (22 s, 44.1 kHz), kept in the
+ * repository (packages/engine/fixtures/datasets).
+ */
+export const GUITAR_WAV = fixtureFile(
+  path.resolve(import.meta.dirname, '../../../../..'),
+  'guitarset/00_BN1-129-Eb_comp_mic.wav',
+);
 
 export function ffmpeg(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
