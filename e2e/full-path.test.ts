@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
-import { startApp, type RunningApp } from './support/app.js';
+import { startApp, waitForLesson, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
 import { launchChromium, screenshot } from './support/browser.js';
 import { makeVideo, mediaDir } from './support/media.js';
@@ -59,13 +59,15 @@ describe('full path: upload -> processing -> success', () => {
     await page.getByRole('heading', { name: 'Processing Your Video' }).waitFor();
     await screenshot(page, 'full-path-processing-1440');
 
-    const done = page.getByRole('heading', { name: 'Your lesson is ready' });
+    const ended = page
+      .getByRole('heading', { name: 'Your lesson is ready' })
+      .or(page.getByRole('heading', { name: 'Processing Unsuccessful' }));
     const deadline = Date.now() + 280_000;
-    while ((await done.count()) === 0 && Date.now() < deadline) {
+    while ((await ended.count()) === 0 && Date.now() < deadline) {
       await page.clock.runFor(10_000);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    await done.waitFor();
+    await waitForLesson(page);
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
     console.log(`processing states seen: ${seen.join(' -> ')}`);
     // The start, at least one poll in between, and the completion; the percentage only grows.

@@ -3,14 +3,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../apps/server/test/support/test-server.js';
 import { launchChromium, screenshot } from './support/browser.js';
-import { enableFrameLog, measurePlayback, summary } from './player-support/frames.js';
-import { denseLesson } from './player-support/lessons.js';
-import { makeVideo } from './player-support/media.js';
-import { openLesson, seekTo } from './player-support/page.js';
-import { seedLesson } from './player-support/server.js';
+import { enableFrameLog, measurePlayback, summary } from './support/frames.js';
+import { denseLesson } from './support/lesson-data.js';
+import { openLesson, seekTo } from './support/player.js';
 import { signIn } from './support/auth.js';
-import { startServerWithWeb, userByEmail } from './support/lessons.js';
-import { mediaDir } from './support/media.js';
+import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
+import { makeVideo, mediaDir } from './support/media.js';
 
 const NOTES = 2000;
 const SECONDS = 6;
@@ -37,7 +35,7 @@ describe('tab player frame times, 2,000 notes', () => {
     const lesson = denseLesson(NOTES);
     jobId = await seedLesson(server, await userByEmail(server, 'bench@example.test'), {
       ...lesson,
-      video: makeVideo(work, lesson.duration),
+      video: makeVideo(work, 'dense.mp4', lesson.duration, { sound: 'tone', portrait: true }),
     });
     await enableFrameLog(page);
     await openLesson(page, server.url, jobId);

@@ -2,9 +2,9 @@ import { rmSync } from 'node:fs';
 import { openStringPitch, TUNING_PRESETS } from '@riffscribe/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seekTo, videoState } from './player-support/page.js';
+import { seekTo, videoState } from './support/player.js';
 import { seriousA11yViolations } from './support/a11y.js';
-import { startApp, type RunningApp } from './support/app.js';
+import { startApp, waitForLesson, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
 import { launchChromium, screenshot } from './support/browser.js';
 import { makeVideo, mediaDir } from './support/media.js';
@@ -60,9 +60,7 @@ describe('tab player on a lesson processed by the real pipeline', () => {
       await page.getByRole('button', { name: 'GO!' }).click();
       await page.getByRole('heading', { name: 'Processing Your Video' }).waitFor();
       // The page polls every 10 s, then waits 2 s before it shows the lesson.
-      await page
-        .getByRole('heading', { name: 'Your lesson is ready' })
-        .waitFor({ timeout: 200_000 });
+      await waitForLesson(page, 200_000);
       expect(new URL(page.url()).pathname).toMatch(/^\/lesson\/[\w-]+$/);
       await page.getByRole('button', { name: 'Start playing' }).click();
       await page.getByRole('heading', { name: 'arpeggio' }).waitFor();

@@ -3,13 +3,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../apps/server/test/support/test-server.js';
 import { launchChromium, screenshot } from './support/browser.js';
-import { techniqueLesson } from './player-support/lessons.js';
-import { makeToneWav, makeVideo } from './player-support/media.js';
-import { openLesson } from './player-support/page.js';
-import { seedLesson } from './player-support/server.js';
+import { techniqueLesson } from './support/lesson-data.js';
+import { openLesson } from './support/player.js';
 import { signIn } from './support/auth.js';
-import { startServerWithWeb, userByEmail } from './support/lessons.js';
-import { mediaDir } from './support/media.js';
+import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
+import { makeToneWav, makeVideo, mediaDir } from './support/media.js';
 
 /** 125 Hz: the nearest string of the lesson (standard tuning, capo 2) is string 5, B2 (123.47 Hz). */
 const TONE_HZ = 125;
@@ -36,7 +34,7 @@ describe('tuner with a fake microphone', () => {
     await signIn(page, server.url, { email: 'tuner@example.test', name: 'Tuner Player' });
     jobId = await seedLesson(server, await userByEmail(server, 'tuner@example.test'), {
       ...techniqueLesson(),
-      video: makeVideo(work, 12),
+      video: makeVideo(work, 'lesson.mp4', 12, { sound: 'tone', portrait: true }),
       duration: 12,
     });
     await openLesson(page, server.url, jobId);

@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, type RunningApp } from './support/app.js';
@@ -8,13 +8,52 @@ import { DESKTOP } from './support/shots.js';
 
 const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
 
+/**
+ * Installs the page clock (flowing with real time until `pause`), so that the recorder's timer
+ * and its 30 s stop can later be held and moved only by the test.
+ */
+async function installClock(page: Page) {
+  await page.clock.install();
+  await page.reload();
+}
+
+/**
+ * Holds the page's clock: from here its timers move only when the test calls runFor, so a busy
+ * machine cannot push a step past a limit. The camera and the recorder still run on real time.
+ * While it is held, animation frames are held too, so Playwright's click (which waits for the
+ * element to be stable over two frames) is replaced by `tap` and waits by `shows`.
+ */
+async function pause(page: Page) {
+  // The page's own time, which runFor has moved ahead of the test's.
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 500);
+}
+
+/** Lets real time pass on the test's side (the page clock may be held meanwhile). */
+function realSeconds(seconds: number) {
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+}
+
+/** Waits until `locator` is on the page, polled from the test side (no animation frames). */
+async function shows(locator: Locator) {
+  await expect.poll(() => locator.count(), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+}
+
+/** A click event dispatched on `locator` once it is there (React handles it as a click). */
+async function tap(locator: Locator) {
+  await shows(locator);
+  await locator.dispatchEvent('click');
+}
+
 async function openRecorder(page: Page) {
   await page.getByRole('tab', { name: 'Record Video' }).click();
   await page.getByRole('button', { name: 'Start Camera' }).click();
   await page.getByRole('button', { name: 'Start Recording' }).waitFor();
   // The live preview plays the camera.
   await expect
-    .poll(() => page.getByLabel('Camera preview').evaluate((v: HTMLVideoElement) => v.videoWidth))
+    .poll(() => page.getByLabel('Camera preview').evaluate((v: HTMLVideoElement) => v.videoWidth), {
+      timeout: 60_000,
+    })
     .toBeGreaterThan(0);
 }
 
@@ -35,6 +74,7 @@ describe('Record Video', () => {
   it('records, previews, re-records, uses the take and submits it', async () => {
     const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
     await signIn(page, app.url, { email: 'rec@example.test', name: 'Rec' });
+    await installClock(page);
     await page.getByRole('tab', { name: 'Record Video' }).click();
     await page.getByRole('button', { name: 'Start Camera' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -42,22 +82,32 @@ describe('Record Video', () => {
 
     await openRecorder(page);
     await page.getByRole('button', { name: 'Cancel' }).waitFor();
-    await page.getByRole('button', { name: 'Start Recording' }).click();
-    await page.getByRole('timer').filter({ hasText: 'REC 00:01' }).waitFor();
+    await pause(page);
+    await tap(page.getByRole('button', { name: 'Start Recording' }));
+    await page.clock.runFor(1_000);
+    await shows(page.getByRole('timer').filter({ hasText: 'REC 00:01' }));
     await screenshot(page, 'record-recording-1440');
-    await page.getByRole('button', { name: 'Stop Recording' }).click();
-    await page.getByLabel('Recording preview').waitFor();
-    await page.getByRole('button', { name: 'Use This Recording' }).waitFor();
+    await tap(page.getByRole('button', { name: 'Stop Recording' }));
+    await shows(page.getByLabel('Recording preview'));
+    await shows(page.getByRole('button', { name: 'Use This Recording' }));
+    // Stopped: nothing waits on the clock now, and axe-core needs its timers.
+    await page.clock.resume();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'record-preview-1440');
 
     await page.getByRole('button', { name: 'Re-record' }).click();
-    await page.getByRole('button', { name: 'Start Recording' }).click();
-    await page.getByRole('timer').filter({ hasText: 'REC 00:02' }).waitFor();
-    await page.getByRole('button', { name: 'Stop Recording' }).click();
-    await page.getByRole('button', { name: 'Use This Recording' }).click();
+    await pause(page);
+    await tap(page.getByRole('button', { name: 'Start Recording' }));
+    await page.clock.runFor(2_000);
+    await shows(page.getByRole('timer').filter({ hasText: 'REC 00:02' }));
+    // This take is the one submitted, so it must hold real footage: the camera records on real
+    // time, which the held page clock does not move. Two real seconds, at least.
+    await realSeconds(2);
+    await tap(page.getByRole('button', { name: 'Stop Recording' }));
+    await tap(page.getByRole('button', { name: 'Use This Recording' }));
+    await shows(page.getByRole('heading', { name: 'Guitar Setup' }));
+    await page.clock.resume();
 
-    await page.getByRole('heading', { name: 'Guitar Setup' }).waitFor();
     const chosen = page.locator('.selected-video');
     expect(await chosen.locator('.selected-video-name').textContent()).toMatch(
       /^recording-[\d-]+\.webm$/,
@@ -73,37 +123,29 @@ describe('Record Video', () => {
   it('warns from 20 s and stops by itself at 30 s for ordinary users', async () => {
     const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
     await signIn(page, app.url, { email: 'rec@example.test', name: 'Rec' });
-    await page.clock.install();
-    await page.reload();
+    await installClock(page);
     await openRecorder(page);
-    await page.getByRole('button', { name: 'Start Recording' }).click();
-    // The installed clock also flows with real time, so a loaded machine may add a second or
-    // two between the steps: each check leaves that much room.
+    await pause(page);
+    await tap(page.getByRole('button', { name: 'Start Recording' }));
+    // The recorder's clock moves only here: the warnings and the stop come at exactly these
+    // times, however busy the machine is.
     await page.clock.runFor(18_000);
+    await shows(page.getByRole('timer').filter({ hasText: 'REC 00:18' }));
     expect(await page.getByText(/s remaining$/).count()).toBe(0);
     await page.clock.runFor(2_500);
-    await page.getByText(/^(10|9|8)s remaining$/).waitFor();
+    await shows(page.getByText(/^(10|9)s remaining$/));
     await page.clock.runFor(5_000);
-    await page.getByText(/^[3-5]s remaining$/).waitFor();
+    await shows(page.getByText(/^[45]s remaining$/));
     // Recording exists only on wide screens: one picture, at 1440 px.
     await screenshot(page, 'record-countdown-1440');
     await page.clock.runFor(5_000);
-    // The take arrives with the recorder's stop event, after runFor returns; a locator's
-    // waitFor re-checks on animation frames, which the installed clock holds, so poll instead,
-    // giving the browser time to hand over a 30 s take on a busy machine.
-    await expect
-      .poll(() => page.getByRole('button', { name: 'Use This Recording' }).count(), {
-        timeout: 20_000,
-        interval: 200,
-      })
-      .toBe(1);
+    // The take arrives with the recorder's stop event, after runFor returns.
+    await shows(page.getByRole('button', { name: 'Use This Recording' }));
     expect(await page.getByRole('button', { name: 'Stop Recording' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Use This Recording' }).click();
-    await page.getByRole('heading', { name: 'Guitar Setup' }).waitFor();
-    await page
-      .locator('.selected-video')
-      .getByText(/· 30\.0 s/)
-      .waitFor();
+    await tap(page.getByRole('button', { name: 'Use This Recording' }));
+    await shows(page.getByRole('heading', { name: 'Guitar Setup' }));
+    await shows(page.locator('.selected-video').getByText(/· 30\.0 s/));
+    await page.clock.resume();
     await page.close();
   });
 });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { freePort } from '../../apps/server/test/support/test-server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -69,4 +70,19 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits, however long a busy machine takes, until the home page leaves the processing state:
+ * resolves on 'Your lesson is ready', throws with the page's error on 'Processing Unsuccessful'
+ * (so a failed job ends the test at once instead of at its time limit).
+ */
+export async function waitForLesson(page: Page, timeoutMs = 240_000): Promise<void> {
+  const ready = page.getByRole('heading', { name: 'Your lesson is ready' });
+  const failed = page.getByRole('heading', { name: 'Processing Unsuccessful' });
+  await ready.or(failed).waitFor({ timeout: timeoutMs });
+  if ((await failed.count()) > 0) {
+    const text = await page.locator('body').innerText();
+    throw new Error(`Processing failed: ${text.replace(/\s+/g, ' ').slice(0, 600)}`);
+  }
 }

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
+import type { ChordEvent, NoteEvent } from '@riffscribe/core';
 import { completeJob, submitUpload } from '../../apps/server/test/support/fixtures.js';
 import {
   startTestServer,
@@ -8,7 +8,6 @@ import {
   type TestUser,
 } from '../../apps/server/test/support/test-server.js';
 import { jobObjectKey } from '../../apps/server/src/storage/keys.js';
-import { findFfmpeg } from '../../packages/engine/src/adapters/binaries.js';
 
 export type { TestServer, TestUser };
 
@@ -37,30 +36,6 @@ export async function userByEmail(server: TestServer, email: string): Promise<Te
   });
 }
 
-/** A JPEG frame of `video` at `seconds`, as the browser's thumbnail would be. */
-export function jpegFrame(video: string, seconds: number): Buffer {
-  return execFileSync(
-    findFfmpeg(),
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-ss',
-      String(seconds),
-      '-i',
-      video,
-      '-frames:v',
-      '1',
-      '-vf',
-      'scale=480:-2',
-      '-f',
-      'mjpeg',
-      'pipe:1',
-    ],
-    { timeout: 60_000 },
-  );
-}
-
 /** Submits a job for `owner` through the real upload calls; it stays queued (no worker here). */
 export async function queuedJob(server: TestServer, owner: TestUser, thumbnail?: Buffer) {
   const job = await submitUpload(server, owner);
@@ -75,26 +50,63 @@ export async function queuedJob(server: TestServer, owner: TestUser, thumbnail?:
   return job;
 }
 
+/** Stores one output file of a job as the worker does (object, then its job_files row). */
+async function storeOutput(
+  server: TestServer,
+  jobId: string,
+  name: string,
+  body: Buffer,
+  contentType: string,
+): Promise<void> {
+  const key = jobObjectKey(jobId, name === 'results' ? 'results.json' : name, 'original');
+  await server.ctx.store.put(key, body, contentType);
+  await server.services.jobs.files.upsert({
+    jobId,
+    name,
+    version: 'original',
+    key,
+    contentType,
+    size: body.length,
+  });
+}
+
 /**
  * Finishes a job as the worker does: notes, chords and results (one sample note), `video` as the
  * lesson's video.mp4, then the completed status.
  */
 export async function completeLikeWorker(server: TestServer, jobId: string, video: string) {
-  const key = jobObjectKey(jobId, 'video.mp4', 'original');
-  const body = readFileSync(video);
-  await server.ctx.store.put(key, body, 'video/mp4');
-  await server.ctx.database.db
-    .insertInto('job_files')
-    .values({
-      job_id: jobId,
-      name: 'video.mp4',
-      version: 'original',
-      key,
-      content_type: 'video/mp4',
-      size: body.length,
-    })
-    .execute();
+  await storeOutput(server, jobId, 'video.mp4', readFileSync(video), 'video/mp4');
   await completeJob(server, jobId);
+}
+
+/**
+ * A finished lesson owned by `owner` with exact, known notes (what is drawn where needs them):
+ * the video goes through the real signed-upload and process-video calls, then the results, notes,
+ * chords, browser video (and a guitar stem) are stored as the worker stores them and the job is
+ * marked completed. e2e/player-pipeline.test.ts covers the player on a lesson the real pipeline
+ * wrote. Returns the job id.
+ */
+export async function seedLesson(
+  server: TestServer,
+  owner: TestUser,
+  lesson: {
+    notes: NoteEvent[];
+    chords: ChordEvent[];
+    results: object;
+    /** Path of the lesson's video (makeVideo). */
+    video: string;
+    duration: number;
+    stem?: Buffer;
+  },
+): Promise<string> {
+  const video = readFileSync(lesson.video);
+  const job = await submitUpload(server, owner, { bytes: video, duration: lesson.duration });
+  await completeJob(server, job.jobId, { notes: lesson.notes, chords: lesson.chords });
+  const results = Buffer.from(JSON.stringify(lesson.results));
+  await storeOutput(server, job.jobId, 'results', results, 'application/json');
+  await storeOutput(server, job.jobId, 'video.mp4', video, 'video/mp4');
+  if (lesson.stem) await storeOutput(server, job.jobId, 'guitar.wav', lesson.stem, 'audio/wav');
+  return job.jobId;
 }
 
 /**

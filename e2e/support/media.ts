@@ -1,62 +1,116 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, ftruncateSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findFfmpeg } from '../../packages/engine/src/adapters/binaries.js';
+
+/**
+ * Media files the e2e tests and benches make with ffmpeg (the engine's lookup: PATH, else the
+ * static binaries npm ships). Arguments stay within what ffmpeg 4.1 understands.
+ */
 
 /** A scratch directory for the media files one test file makes. */
 export function mediaDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'riffscribe-e2e-media-'));
 }
 
-/**
- * Makes a real H.264/AAC MP4 with ffmpeg: a moving test pattern and a plucked-string-like
- * tone sequence (A minor arpeggio), `seconds` long, 640x360 at 30 fps; `audio: false` leaves
- * the sound track out.
- */
-export function makeVideo(
-  dir: string,
-  name: string,
-  seconds: number,
-  options: { audio?: boolean } = {},
-): string {
-  const audio = options.audio ?? true;
-  const file = path.join(dir, name);
+function ffmpeg(args: string[], timeoutMs = 120_000): void {
+  execFileSync(findFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
+    timeout: timeoutMs,
+  });
+}
+
+/** A plucked-string-like A minor arpeggio, one decaying tone every 0.5 s (A3 C4 E4 A4 E4 C4). */
+function arpeggio(seconds: number): string {
   const notes = [220, 261.63, 329.63, 440, 329.63, 261.63];
   const step = 0.5;
-  // One decaying sine per half second, cycling through the arpeggio.
   const expr = notes
     .map((f, i) => {
       const phase = `mod(t,${String(step * notes.length)})-${String(i * step)}`;
       return `between(${phase},0,${String(step)})*sin(2*PI*${String(f)}*t)*exp(-4*(${phase}))`;
     })
     .join('+');
-  execFileSync(
-    findFfmpeg(),
+  return `aevalsrc='0.6*(${expr})':s=44100:d=${String(seconds)}`;
+}
+
+export interface VideoOptions {
+  /**
+   * The sound track: the A minor `arpeggio` (default; the engine finds its notes), a quiet
+   * 220 Hz `tone` (a lesson whose notes the test supplies), or `none` (no audio stream).
+   */
+  sound?: 'arpeggio' | 'tone' | 'none';
+  /** 360x640 like a phone recording, instead of 640x360. */
+  portrait?: boolean;
+}
+
+/**
+ * A real H.264/AAC MP4 (yuv420p, a keyframe every second, index at the front as the worker
+ * writes video.mp4) with a moving test pattern at 30 fps, `seconds` long. Returns its path.
+ */
+export function makeVideo(
+  dir: string,
+  name: string,
+  seconds: number,
+  options: VideoOptions = {},
+): string {
+  const sound = options.sound ?? 'arpeggio';
+  const size = options.portrait ? '360x640' : '640x360';
+  const file = path.join(dir, name);
+  const audioInput =
+    sound === 'arpeggio'
+      ? ['-f', 'lavfi', '-i', arpeggio(seconds)]
+      : sound === 'tone'
+        ? ['-f', 'lavfi', '-i', `sine=frequency=220:sample_rate=44100:duration=${String(seconds)}`]
+        : [];
+  ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=30:duration=${String(seconds)}`,
+    ...audioInput,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    '30',
+    ...(sound === 'none'
+      ? ['-an']
+      : [
+          '-c:a',
+          'aac',
+          '-b:a',
+          '96k',
+          ...(sound === 'tone' ? ['-af', 'volume=0.2'] : []),
+          '-shortest',
+        ]),
+    '-movflags',
+    '+faststart',
+    file,
+  ]);
+  return file;
+}
+
+/** A mono 16-bit WAV of a steady sine, e.g. a guitar string for the tuner's fake microphone. */
+export function makeToneWav(dir: string, hz: number, seconds: number): string {
+  const file = path.join(dir, `tone-${String(hz)}.wav`);
+  ffmpeg(
     [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
       '-f',
       'lavfi',
       '-i',
-      `testsrc2=size=640x360:rate=30:duration=${String(seconds)}`,
-      ...(audio
-        ? ['-f', 'lavfi', '-i', `aevalsrc='0.6*(${expr})':s=44100:d=${String(seconds)}`]
-        : []),
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      '-preset',
-      'veryfast',
-      ...(audio ? ['-c:a', 'aac', '-b:a', '96k', '-shortest'] : ['-an']),
-      '-movflags',
-      '+faststart',
+      `sine=frequency=${String(hz)}:sample_rate=48000:duration=${String(seconds)}`,
+      '-af',
+      'volume=0.5',
+      '-ac',
+      '1',
+      '-c:a',
+      'pcm_s16le',
       file,
     ],
-    { timeout: 120_000 },
+    60_000,
   );
   return file;
 }
@@ -64,22 +118,9 @@ export function makeVideo(
 /** A short real audio file (MP3): the wrong type for the upload. */
 export function makeAudio(dir: string, name: string): string {
   const file = path.join(dir, name);
-  execFileSync(
-    findFfmpeg(),
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:duration=2',
-      '-c:a',
-      'libmp3lame',
-      file,
-    ],
-    { timeout: 60_000 },
+  ffmpeg(
+    ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:a', 'libmp3lame', file],
+    60_000,
   );
   return file;
 }
@@ -91,4 +132,28 @@ export function makeSparseFile(dir: string, name: string, bytes: number): string
   ftruncateSync(fd, bytes);
   closeSync(fd);
   return file;
+}
+
+/** A JPEG frame of `video` at `seconds`, as the browser's thumbnail would be. */
+export function jpegFrame(video: string, seconds: number): Buffer {
+  return execFileSync(
+    findFfmpeg(),
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-ss',
+      String(seconds),
+      '-i',
+      video,
+      '-frames:v',
+      '1',
+      '-vf',
+      'scale=480:-2',
+      '-f',
+      'mjpeg',
+      'pipe:1',
+    ],
+    { timeout: 60_000 },
+  );
 }

@@ -23,9 +23,17 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Lets layout and fonts settle after a resize. A plain wait on the test side, because a page with
- * a fake clock (page.clock) has fake animation frames too.
+ * Waits until the page has taken the new viewport width and its fonts are loaded. Evaluated
+ * once rather than polled on animation frames, because a page with an installed clock
+ * (page.clock) has fake animation frames too; the screenshot itself forces layout.
  */
 async function settle(page: Page): Promise<void> {
-  await page.waitForTimeout(200);
+  const want = page.viewportSize()?.width;
+  const width = await page.evaluate(async () => {
+    await document.fonts.ready;
+    return window.innerWidth;
+  });
+  if (want !== undefined && width !== want) {
+    throw new Error(`The page is ${String(width)} px wide after a resize to ${String(want)} px.`);
+  }
 }

@@ -1,8 +1,9 @@
 import { type ChordEvent, type NoteEvent, plainNote } from '@riffscribe/core';
 
 /**
- * Lessons for the player's e2e tests, in the engine's output format (notes.json, chords.json,
- * results.json), with known answers; they are stored through the server's own code (server.ts).
+ * Lessons for the player's e2e tests and benches, in the engine's output format (notes.json,
+ * chords.json, results.json), with known answers; lessons.ts `seedLesson` stores them through the
+ * server's own code.
  */
 
 const RATE = 22050 / 256;
