@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { launchChromium, pageReport, screenshot, watchPage } from './support/browser.js';
 import { DESKTOP } from './support/shots.js';
 
 const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
@@ -34,9 +34,18 @@ function realSeconds(seconds: number) {
   return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 }
 
-/** Waits until `locator` is on the page, polled from the test side (no animation frames). */
+/**
+ * Waits until `locator` is on the page, polled from the test side (no animation frames); on
+ * failure, says what the page showed and logged.
+ */
 async function shows(locator: Locator) {
-  await expect.poll(() => locator.count(), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+  try {
+    await expect.poll(() => locator.count(), { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+  } catch (error) {
+    throw new Error(`${String(locator)} did not show.\n${await pageReport(locator.page())}`, {
+      cause: error,
+    });
+  }
 }
 
 /** A click event dispatched on `locator` once it is there (React handles it as a click). */
@@ -72,7 +81,7 @@ describe('Record Video', () => {
   });
 
   it('records, previews, re-records, uses the take and submits it', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
+    const page = watchPage(await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' }));
     await signIn(page, app.url, { email: 'rec@example.test', name: 'Rec' });
     await installClock(page);
     await page.getByRole('tab', { name: 'Record Video' }).click();
@@ -86,7 +95,7 @@ describe('Record Video', () => {
     await tap(page.getByRole('button', { name: 'Start Recording' }));
     await page.clock.runFor(1_000);
     await shows(page.getByRole('timer').filter({ hasText: 'REC 00:01' }));
-    await screenshot(page, 'record-recording-1440');
+    await screenshot(page, 'record-recording-1440', { of: page.locator('.recorder') });
     await tap(page.getByRole('button', { name: 'Stop Recording' }));
     await shows(page.getByLabel('Recording preview'));
     await shows(page.getByRole('button', { name: 'Use This Recording' }));
@@ -121,7 +130,7 @@ describe('Record Video', () => {
   });
 
   it('warns from 20 s and stops by itself at 30 s for ordinary users', async () => {
-    const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
+    const page = watchPage(await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' }));
     await signIn(page, app.url, { email: 'rec@example.test', name: 'Rec' });
     await installClock(page);
     await openRecorder(page);
@@ -137,7 +146,7 @@ describe('Record Video', () => {
     await page.clock.runFor(5_000);
     await shows(page.getByText(/^[45]s remaining$/));
     // Recording exists only on wide screens: one picture, at 1440 px.
-    await screenshot(page, 'record-countdown-1440');
+    await screenshot(page, 'record-countdown-1440', { of: page.locator('.recorder') });
     await page.clock.runFor(5_000);
     // The take arrives with the recorder's stop event, after runFor returns.
     await shows(page.getByRole('button', { name: 'Use This Recording' }));

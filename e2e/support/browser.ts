@@ -1,6 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type LaunchOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { ROOT } from './app.js';
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'e2e/screenshots');
@@ -27,14 +33,60 @@ export function launchChromium(
   });
 }
 
-/** Saves a full-page screenshot under e2e/screenshots/<name>.png (looked at by a person). */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a screenshot under e2e/screenshots/<name>.png (looked at by a person): the whole page,
+ * or with `{ of: locator }` the viewport scrolled to that element. The latter leaves the page's
+ * viewport alone: Chromium takes a whole-page picture by resizing the view to the page's height,
+ * which a page in the middle of something (a recording) should not be put through.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { of?: Locator } = {},
+): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  if (options.of) {
+    await options.of.evaluate((el) => {
+      el.scrollIntoView({ block: 'center', behavior: 'instant' });
+    });
+    await page.screenshot({ path: file });
+    return file;
+  }
   // A full-page picture of a scrolled page draws a sticky header mid-page.
   await page.evaluate(() => {
     window.scrollTo({ top: 0, behavior: 'instant' });
   });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+const pageLogs = new WeakMap<Page, string[]>();
+
+/**
+ * Keeps the page's console errors and warnings and its uncaught errors, so that a test that
+ * fails can say what the page said (`pageReport`).
+ */
+export function watchPage(page: Page): Page {
+  const log: string[] = [];
+  pageLogs.set(page, log);
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning')
+      log.push(`console.${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) log.push(`navigated: ${f.url()}`);
+  });
+  return page;
+}
+
+/** What the page shows and what it logged (see watchPage), for a failing test's message. */
+export async function pageReport(page: Page): Promise<string> {
+  const text = await page
+    .locator('body')
+    .innerText({ timeout: 5_000 })
+    .catch((e: unknown) => `(no text: ${String(e)})`);
+  const log = pageLogs.get(page) ?? [];
+  return `url: ${page.url()}\npage log:\n${log.join('\n') || '(none)'}\npage text:\n${text.replace(/\n{2,}/g, '\n').slice(0, 1500)}`;
 }
