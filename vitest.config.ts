@@ -83,6 +83,8 @@ export default defineConfig(async () => ({
           include: ['e2e/**/*.test.ts'],
           fileParallelism: false,
           testTimeout: 120_000,
+          // Making a test's media and starting a server and a browser on a busy machine.
+          hookTimeout: 300_000,
         },
       },
     ]),

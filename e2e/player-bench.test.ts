@@ -35,7 +35,11 @@ describe('tab player frame times, 2,000 notes', () => {
     const lesson = denseLesson(NOTES);
     jobId = await seedLesson(server, await userByEmail(server, 'bench@example.test'), {
       ...lesson,
-      video: makeVideo(work, 'dense.mp4', lesson.duration, { sound: 'tone', portrait: true }),
+      video: makeVideo(work, 'dense.mp4', lesson.duration, {
+        sound: 'tone',
+        portrait: true,
+        fps: 15,
+      }),
     });
     await enableFrameLog(page);
     await openLesson(page, server.url, jobId);

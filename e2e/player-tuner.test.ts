@@ -58,8 +58,22 @@ describe('tuner with a fake microphone', () => {
     expect(await page.getByRole('meter').getAttribute('aria-valuenow')).toBe(
       String(Math.round(cents)),
     );
-    await screenshot(page, 'player-tuner-1440');
+    // The viewport only: a whole-page capture resizes the window for a moment.
+    await screenshot(page, 'player-tuner-1440', { of: page.getByTestId('tuner') });
     await page.getByRole('button', { name: 'Close' }).click();
     expect(await page.getByTestId('tuner').isVisible()).toBe(false);
+  });
+
+  it('a window made narrow covers the player and gives it back as it was', async () => {
+    await page.getByRole('button', { name: 'Tuner' }).click();
+    await page.getByTestId('tuner-cents').waitFor();
+    await page.setViewportSize({ width: 800, height: 900 });
+    await page.getByText('Desktop Experience Required').waitFor();
+    expect(await page.getByTestId('tuner').isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // The same player, with its dialog still open: nothing was unmounted.
+    await page.getByTestId('tuner-cents').waitFor();
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByTestId('tuner').waitFor({ state: 'hidden' });
   });
 });

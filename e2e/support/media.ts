@@ -14,7 +14,8 @@ export function mediaDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'riffscribe-e2e-media-'));
 }
 
-function ffmpeg(args: string[], timeoutMs = 120_000): void {
+/** A hang guard, not a speed check: a long clip on a busy two-core machine takes minutes. */
+function ffmpeg(args: string[], timeoutMs = 600_000): void {
   execFileSync(findFfmpeg(), ['-hide_banner', '-loglevel', 'error', '-y', ...args], {
     timeout: timeoutMs,
   });
@@ -41,6 +42,8 @@ export interface VideoOptions {
   sound?: 'arpeggio' | 'tone' | 'none';
   /** 360x640 like a phone recording, instead of 640x360. */
   portrait?: boolean;
+  /** Video frames per second (30 unless set): a long clip for a bench is quicker made at fewer. */
+  fps?: number;
 }
 
 /**
@@ -66,7 +69,7 @@ export function makeVideo(
     '-f',
     'lavfi',
     '-i',
-    `testsrc2=size=${size}:rate=30:duration=${String(seconds)}`,
+    `testsrc2=size=${size}:rate=${String(options.fps ?? 30)}:duration=${String(seconds)}`,
     ...audioInput,
     '-c:v',
     'libx264',

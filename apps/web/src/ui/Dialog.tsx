@@ -14,8 +14,12 @@ export function Dialog(props: {
   const { open, title, onClose, children, actions } = props;
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // Whether the owner still wants it open: a close() of our own (open became false) is not the
+  // user's doing and is not reported back.
+  const wanted = useRef(open);
 
   useEffect(() => {
+    wanted.current = open;
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
@@ -27,7 +31,9 @@ export function Dialog(props: {
       ref={ref}
       className="dialog"
       aria-labelledby={titleId}
-      onClose={onClose}
+      onClose={() => {
+        if (wanted.current) onClose();
+      }}
       onClick={(event) => {
         // A click on the backdrop lands on the dialog element itself.
         if (event.target === event.currentTarget) onClose();

@@ -29,7 +29,10 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
     retry: false,
   });
 
-  if (mobile) {
+  // A window made narrow while the lesson is open covers the player instead of closing it, so
+  // nothing in it (an open dialog, unsaved edits) is lost when the window widens again.
+  const covered = mobile && !!access.data && (access.data.status !== 'needs_credit' || confirmed);
+  if (mobile && !covered) {
     return (
       <main className="lp-state">
         <DesktopRequired
@@ -69,11 +72,26 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
       </div>
     );
   }
+  // The same element tree narrow or wide, so the player is never remounted by a resize.
   return (
-    <PlayerScreen
-      jobId={jobId}
-      isOwner={access.data.status === 'owner'}
-      fallbackName={fallbackName}
-    />
+    <>
+      <div style={{ display: mobile ? 'none' : 'contents' }}>
+        <PlayerScreen
+          jobId={jobId}
+          isOwner={access.data.status === 'owner'}
+          fallbackName={fallbackName}
+          suspended={mobile}
+        />
+      </div>
+      {mobile && (
+        <main className="lp-state">
+          <DesktopRequired
+            onBack={() => {
+              void navigate('/');
+            }}
+          />
+        </main>
+      )}
+    </>
   );
 }

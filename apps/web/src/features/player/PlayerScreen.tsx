@@ -1,5 +1,5 @@
 import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
-import { useCallback, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { useLessonContent } from './api/useLessonContent';
 import { useLessonMeta, useRecordLoad } from './api/useLessonMeta';
@@ -39,8 +39,14 @@ const NO_SETTINGS: LessonSettings = {
 };
 
 /** The tab player for a lesson the caller may see (the view credit, if any, is settled). */
-export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackName: string }) {
-  const { jobId, isOwner } = props;
+export function PlayerScreen(props: {
+  jobId: string;
+  isOwner: boolean;
+  fallbackName: string;
+  /** Hidden behind 'Desktop Experience Required' while the window is too narrow. */
+  suspended?: boolean;
+}) {
+  const { jobId, isOwner, suspended = false } = props;
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
   const content = useLessonContent(jobId, settings.tabSource);
   const meta = useLessonMeta(jobId);
@@ -91,6 +97,9 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
     history,
     setHistory,
   });
+  useEffect(() => {
+    if (suspended) video?.pause();
+  }, [suspended, video]);
   const onVideoError = useVideoRecovery(video, content.refreshVideo);
   const ready = content.notes !== undefined && content.chords !== undefined && !!content.settings;
   usePlayerKeys(controls.onKey, ready && !tunerOpen);
@@ -196,14 +205,14 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
       {stemUrl && <audio ref={setStem} src={stemUrl} preload="auto" />}
       <div className="lp-modals">
         <TunerModal
-          open={tunerOpen}
+          open={tunerOpen && !suspended}
           onClose={() => {
             setTunerOpen(false);
           }}
           tuning={tuning}
           capo={capo}
         />
-        <IntroModal owner={isOwner} />
+        <IntroModal owner={isOwner} suspended={suspended} />
       </div>
       {save.notice && (
         <div className="lp-toast" role="status">

@@ -4,8 +4,8 @@ import { Dialog } from '../../../ui/Dialog';
 const key = (owner: boolean) => `riffscribe:intro:${owner ? 'owner' : 'viewer'}`;
 
 /** The intro shown once per browser session, in an owner's or a viewer's version. */
-export function IntroModal(props: { owner: boolean }) {
-  const { owner } = props;
+export function IntroModal(props: { owner: boolean; suspended?: boolean }) {
+  const { owner, suspended = false } = props;
   const [open, setOpen] = useState(() => !sessionStorage.getItem(key(owner)));
   const close = () => {
     sessionStorage.setItem(key(owner), '1');
@@ -13,7 +13,7 @@ export function IntroModal(props: { owner: boolean }) {
   };
   return (
     <Dialog
-      open={open}
+      open={open && !suspended}
       title={owner ? 'Your lesson is ready' : 'Welcome to this lesson'}
       onClose={close}
       actions={
