@@ -4,8 +4,8 @@ export type { EngineErrorCode };
 
 /**
  * The part of `@riffscribe/engine` the pipeline uses, stated here so that the server depends on
- * a small, fixed surface: probeMedia, transcribe, findFfmpeg. The engine is loaded
- * lazily (it brings TensorFlow.js with it), in the engine child process for transcription and
+ * a small, fixed surface: probeMedia, transcribe, findFfmpeg, loadModel. The engine is loaded
+ * lazily (it brings ONNX Runtime with it), in the engine child process for transcription and
  * in the API process for probing only.
  */
 
@@ -24,7 +24,7 @@ export type EngineTranscription = Transcription;
 /** The engine functions the pipeline calls. */
 export type EngineApi = Pick<
   typeof import('@riffscribe/engine'),
-  'probeMedia' | 'transcribe' | 'findFfmpeg'
+  'probeMedia' | 'transcribe' | 'findFfmpeg' | 'loadModel'
 >;
 
 /** Every code of the engine's expected failures (EngineError); the compiler keeps it complete. */
