@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
@@ -88,6 +88,8 @@ type Stages = Partial<Record<EngineStage, number>>;
 
 interface Run {
   total: number;
+  /** CPU seconds of this process (all its threads) during the run: less sensitive to a busy machine. */
+  cpu: number;
   stages: Stages;
   notes: number;
 }
@@ -109,6 +111,7 @@ async function run(file: string): Promise<Run> {
     since: performance.now(),
   };
   const started = clock.since;
+  const cpuBefore = process.cpuUsage();
   const close = (now: number) => {
     if (clock.stage) stages[clock.stage] = (stages[clock.stage] ?? 0) + (now - clock.since) / 1000;
   };
@@ -121,7 +124,13 @@ async function run(file: string): Promise<Run> {
   });
   const end = performance.now();
   close(end);
-  return { total: (end - started) / 1000, stages, notes: result.notes.length };
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    total: (end - started) / 1000,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    stages,
+    notes: result.notes.length,
+  };
 }
 
 /** In the child: one clip, cold then warm, in this fresh process. Prints its result as JSON. */
@@ -151,6 +160,7 @@ function print(r: CaseResult): void {
   for (const stage of stageNames)
     console.log(`${stage.padEnd(22)} ${fmt(r.cold.stages[stage])}  ${fmt(r.warm.stages[stage])}`);
   console.log(`${'total'.padEnd(22)} ${fmt(r.cold.total)}  ${fmt(r.warm.total)}`);
+  console.log(`${'CPU seconds'.padEnd(22)} ${fmt(r.cold.cpu)}  ${fmt(r.warm.cpu)}`);
   console.log(`warm runs: ${r.warmRuns.map((t) => t.toFixed(2)).join(', ')} s`);
   console.log(`real-time factor (warm): ${r.realTimeFactor.toFixed(4)}`);
   console.log(`peak RSS: ${r.peakRssMb} MB`);
@@ -179,7 +189,13 @@ async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
   const results: CaseResult[] = [];
   try {
-    console.log(`riffscribe engine benchmark (${process.arch}, node ${process.version})`);
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
+    console.log(
+      `riffscribe engine benchmark (${process.arch}, ${availableParallelism()} CPUs, node ${process.version}); load average ${load()}`,
+    );
     for (const c of cases) {
       const clip = makeClip(dir, c);
       const { stdout } = await exec(
@@ -198,10 +214,13 @@ async function main() {
       console.log(
         `\n10-minute peak RSS / 30 s peak RSS: ${(long.peakRssMb / short.peakRssMb).toFixed(2)}`,
       );
+    console.log(
+      `load average at the end: ${load()} (well above the number of CPUs: other work shared them)`,
+    );
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
       out,
-      `${JSON.stringify({ date: new Date().toISOString(), cpus: availableParallelism(), results }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), cpus: availableParallelism(), loadAverage: loadavg(), results }, null, 2)}\n`,
     );
     console.log(`wrote ${out}`);
   } finally {
