@@ -47,4 +47,9 @@ export interface TranscribeOptions {
   maxDurationSeconds?: number;
   /** Stops the work between stages and kills ffmpeg. */
   signal?: AbortSignal;
+  /**
+   * Hand the decoded audio to the model in pieces ending on multiples of this many samples
+   * (tests at piece boundaries); by default, as ffmpeg writes it.
+   */
+  chunkSamples?: number;
 }

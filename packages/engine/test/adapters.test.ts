@@ -4,13 +4,14 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_TUNING } from '@riffscribe/core';
+import { DEFAULT_TUNING, defaultUploadConfig } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFfmpeg, findFfprobe } from '../src/adapters/binaries.js';
-import { decodeAudio, probeMedia } from '../src/adapters/media.js';
+import { decodeAudio, probeMedia, streamAudio } from '../src/adapters/media.js';
 import { ModelStream, loadModel, openModelSession, runModel } from '../src/adapters/model.js';
 import { EngineError, type EngineErrorCode } from '../src/errors.js';
 import { defaultNoteOptions, extractNotes } from '../src/notes/extract.js';
+import { transcribe } from '../src/pipeline.js';
 import { FRAME_RATE, HOP, SAMPLE_RATE } from '../src/units.js';
 
 /**
@@ -255,6 +256,51 @@ describe('decodeAudio', () => {
       hasAudio: true,
     });
     await expectCode(decodeAudio(file('truncated-faststart.mp4')), 'unreadable_media');
+  });
+
+  it('streams pieces that add up to the whole decode, and stops ffmpeg when the reader fails', async () => {
+    const whole = await decodeAudio(file('video.mp4'));
+    const pieces: Float32Array[] = [];
+    const count = await streamAudio(file('video.mp4'), async (piece) => {
+      pieces.push(piece.slice());
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+    expect(count).toBe(whole.length);
+    const joined = new Float32Array(count);
+    let at = 0;
+    for (const p of pieces) {
+      joined.set(p, at);
+      at += p.length;
+    }
+    expect(joined).toEqual(whole);
+
+    // The promise settles only once ffmpeg has exited: nothing is left running.
+    const boom = new EngineError('model_failed', 'Note detection failed.');
+    let calls = 0;
+    await expect(
+      streamAudio(file('video.mp4'), () => {
+        calls += 1;
+        return Promise.reject(boom);
+      }),
+    ).rejects.toBe(boom);
+    expect(calls).toBe(1);
+  });
+
+  it('fails a streamed transcription of a truncated video cleanly', async () => {
+    await expectCode(
+      transcribe(file('truncated-faststart.mp4'), defaultUploadConfig('acoustic')),
+      'unreadable_media',
+    );
+    const controller = new AbortController();
+    const pending = transcribe(
+      file('video.mp4'),
+      defaultUploadConfig('acoustic'),
+      (p) => {
+        if (p.stage === 'extracting_audio') controller.abort();
+      },
+      { signal: controller.signal },
+    );
+    await expectCode(pending, 'cancelled');
   });
 
   it('kills ffmpeg on timeout and on cancel', async () => {
