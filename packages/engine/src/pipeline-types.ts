@@ -45,6 +45,11 @@ export interface Transcription {
 export interface TranscribeOptions {
   /** Refuse media longer than this many seconds (ffprobe's duration), before decoding. */
   maxDurationSeconds?: number;
+  /**
+   * What a probe of this same file already found (the worker probes before it transcribes): the
+   * engine then starts decoding at once instead of running ffprobe a second time.
+   */
+  probed?: { durationSeconds: number };
   /** Stops the work between stages and kills ffmpeg. */
   signal?: AbortSignal;
   /**

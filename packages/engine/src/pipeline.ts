@@ -1,5 +1,5 @@
 import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
-import { AudioBuffer, probeMedia, streamAudio } from './adapters/media.js';
+import { AudioBuffer, checkDuration, probeMedia, streamAudio } from './adapters/media.js';
 import { ModelStream, runModel, windowCount } from './adapters/model.js';
 import { EngineError } from './errors.js';
 import { detectChords, detectKey } from './harmony/index.js';
@@ -118,7 +118,8 @@ export function lessonNotes(
 }
 
 /**
- * Transcribes a video or audio file: probe, then decode to mono 22050 Hz and run the note model
+ * Transcribes a video or audio file: probe (unless `options.probed` says what a probe found),
+ * then decode to mono 22050 Hz and run the note model
  * at the same time, a batch of windows as soon as the decoder has produced it (the decoder waits
  * for the model, so undecoded audio never piles up), then the stages after the model on the
  * whole clip. The notes come out exactly as `transcribeAudio` gives them for the decoded clip:
@@ -134,12 +135,18 @@ export async function transcribe(
   const report = reporter(onProgress);
   const { signal } = options;
   report('probing');
-  const info = await probeMedia(file, {
-    ...(options.maxDurationSeconds === undefined
-      ? {}
-      : { maxDurationSeconds: options.maxDurationSeconds }),
-    ...(signal ? { signal } : {}),
-  });
+  let info: { durationSeconds: number };
+  if (options.probed) {
+    info = options.probed;
+    checkDuration(info.durationSeconds, options.maxDurationSeconds);
+  } else {
+    info = await probeMedia(file, {
+      ...(options.maxDurationSeconds === undefined
+        ? {}
+        : { maxDurationSeconds: options.maxDurationSeconds }),
+      ...(signal ? { signal } : {}),
+    });
+  }
   throwIfAborted(signal);
   report('extracting_audio');
   const expected = Math.ceil(info.durationSeconds * SAMPLE_RATE);

@@ -83,4 +83,20 @@ describe('streaming transcription', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(new Set(progress.map((p) => p.stage))).toEqual(new Set(ENGINE_STAGES));
   });
+
+  it('skips its own probe when given what a probe found, and still enforces the length limit', async () => {
+    const file = makeClip();
+    const config = defaultUploadConfig('electric');
+    const probed = await transcribe(file, config, undefined, {
+      probed: { durationSeconds: SECONDS },
+    });
+    const own = await transcribe(file, config);
+    expect(probed.notes).toEqual(own.notes);
+    await expect(
+      transcribe(file, config, undefined, {
+        probed: { durationSeconds: SECONDS },
+        maxDurationSeconds: 10,
+      }),
+    ).rejects.toMatchObject({ code: 'too_long' });
+  });
 });

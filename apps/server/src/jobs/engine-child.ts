@@ -54,6 +54,9 @@ async function handle(request: Exclude<EngineRequest, { type: 'cancel' }>): Prom
         ...(request.maxDurationSeconds === undefined
           ? {}
           : { maxDurationSeconds: request.maxDurationSeconds }),
+        ...(request.durationSeconds === undefined
+          ? {}
+          : { probed: { durationSeconds: request.durationSeconds } }),
       },
     );
     send({ type: 'transcribed', id: request.id, transcription });

@@ -124,6 +124,8 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
     const transcription = await deps.engine.transcribe(input, config, {
       signal: deps.signal,
       ...(limited ? { maxDurationSeconds: REJECT_VIDEO_OVER_SECONDS } : {}),
+      // The probe above is the job's only one: the engine decodes straight away.
+      durationSeconds: facts.durationSeconds,
       onProgress: (p) => {
         const stage = p.stage;
         const percent = spanPercent(plan.engineFrom, plan.engineTo, p.percent);

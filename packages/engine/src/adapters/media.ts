@@ -189,13 +189,7 @@ export async function probeMedia(
     positive(json.format?.duration) ??
     Math.max(0, ...streams.map((s) => positive(s.duration) ?? 0));
   const duration = durationSeconds > 0 ? durationSeconds : await measureDuration(file, opts.signal);
-  if (opts.maxDurationSeconds !== undefined && duration > opts.maxDurationSeconds) {
-    throw new EngineError(
-      'too_long',
-      `The recording is ${formatDuration(duration)} long; the limit is ${formatDuration(opts.maxDurationSeconds)}. ` +
-        'Trim it and upload the part you want to learn.',
-    );
-  }
+  checkDuration(duration, opts.maxDurationSeconds);
   const firstVideo = video[0];
   const info: MediaInfo = {
     durationSeconds: duration,
@@ -211,6 +205,17 @@ export async function probeMedia(
   const fps = rate(firstVideo?.avg_frame_rate) ?? rate(firstVideo?.r_frame_rate);
   if (fps !== undefined) info.frameRate = fps;
   return info;
+}
+
+/** EngineError too_long when `duration` (seconds) is over `maxSeconds`, when one is given. */
+export function checkDuration(duration: number, maxSeconds: number | undefined): void {
+  if (maxSeconds !== undefined && duration > maxSeconds) {
+    throw new EngineError(
+      'too_long',
+      `The recording is ${formatDuration(duration)} long; the limit is ${formatDuration(maxSeconds)}. ` +
+        'Trim it and upload the part you want to learn.',
+    );
+  }
 }
 
 /**
