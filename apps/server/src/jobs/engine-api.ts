@@ -12,7 +12,19 @@ export type { EngineErrorCode };
 /** Facts about a media file (engine `probeMedia`). */
 export type MediaFacts = Pick<
   MediaInfo,
-  'durationSeconds' | 'hasAudio' | 'hasVideo' | 'formatName' | 'width' | 'height' | 'frameRate'
+  | 'durationSeconds'
+  | 'hasAudio'
+  | 'hasVideo'
+  | 'formatName'
+  | 'width'
+  | 'height'
+  | 'frameRate'
+  | 'videoCodec'
+  | 'pixelFormat'
+  | 'videoProfile'
+  | 'sampleAspectRatio'
+  | 'audioCodec'
+  | 'audioChannels'
 >;
 
 /** Engine progress: its stage name, its own percent 0..100 and a sentence. */

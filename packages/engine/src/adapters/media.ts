@@ -30,6 +30,15 @@ export interface MediaInfo {
   height?: number;
   /** Frames per second of the first video stream (its average, else its base rate), when known. */
   frameRate?: number;
+  /** ffprobe's codec, pixel format and profile of the first video stream ("h264", "yuv420p", "High"). */
+  videoCodec?: string;
+  pixelFormat?: string;
+  videoProfile?: string;
+  /** Sample aspect ratio of the first video stream ("1:1"), when stated. */
+  sampleAspectRatio?: string;
+  /** Codec and channel count of the first audio stream ("aac", 2). */
+  audioCodec?: string;
+  audioChannels?: number;
   sizeBytes: number;
 }
 
@@ -102,6 +111,11 @@ async function checkFile(file: string): Promise<number> {
 
 interface ProbeStream {
   codec_type?: string;
+  codec_name?: string;
+  pix_fmt?: string;
+  profile?: string;
+  sample_aspect_ratio?: string;
+  channels?: number;
   width?: number;
   height?: number;
   duration?: string;
@@ -204,6 +218,14 @@ export async function probeMedia(
   }
   const fps = rate(firstVideo?.avg_frame_rate) ?? rate(firstVideo?.r_frame_rate);
   if (fps !== undefined) info.frameRate = fps;
+  if (firstVideo?.codec_name !== undefined) info.videoCodec = firstVideo.codec_name;
+  if (firstVideo?.pix_fmt !== undefined) info.pixelFormat = firstVideo.pix_fmt;
+  if (firstVideo?.profile !== undefined) info.videoProfile = firstVideo.profile;
+  if (firstVideo?.sample_aspect_ratio !== undefined)
+    info.sampleAspectRatio = firstVideo.sample_aspect_ratio;
+  const firstAudio = audio[0];
+  if (firstAudio?.codec_name !== undefined) info.audioCodec = firstAudio.codec_name;
+  if (firstAudio?.channels !== undefined) info.audioChannels = firstAudio.channels;
   return info;
 }
 
