@@ -36,6 +36,12 @@ describe('canCopyForBrowser', () => {
     expect(canCopyForBrowser({ ...phone, audioChannels: 1, videoProfile: 'Main' })).toBe(true);
   });
 
+  it('encodes again when the frame rate is not known', () => {
+    const noRate: MediaFacts = { ...phone };
+    delete noRate.frameRate;
+    expect(canCopyForBrowser(noRate)).toBe(false);
+  });
+
   it.each<[string, Partial<MediaFacts>]>([
     ['WebM', { formatName: 'matroska,webm', videoCodec: 'vp9', audioCodec: 'opus' }],
     ['HEVC', { videoCodec: 'hevc' }],
@@ -43,7 +49,6 @@ describe('canCopyForBrowser', () => {
     ['4:4:4', { pixelFormat: 'yuv444p', videoProfile: 'High 4:4:4 Predictive' }],
     ['over 1080p', { width: 3840, height: 2160 }],
     ['over 60 fps', { frameRate: 120 }],
-    ['unknown frame rate', { frameRate: undefined }],
     ['odd size', { width: 1279, height: 720 }],
     ['non-square pixels', { sampleAspectRatio: '4:3' }],
     ['MP3 audio', { audioCodec: 'mp3' }],
