@@ -285,8 +285,15 @@ async function main(): Promise<void> {
       const reader = res.body?.getReader();
       if (!res.ok || !reader) throw new Error(`job status stream: ${res.status}`);
       let final: CheckStatusResponse | null = null;
+      const timeline: string[] = [];
+      let lastStage = '';
       const push = createStreamParser((event) => {
-        if (event.event === 'end') final = JSON.parse(event.data) as CheckStatusResponse;
+        const status = JSON.parse(event.data) as CheckStatusResponse;
+        if (status.stage !== lastStage) {
+          lastStage = status.stage;
+          timeline.push(`${s(performance.now() - at)} ${status.stage}`);
+        }
+        if (event.event === 'end') final = status;
       });
       const decoder = new TextDecoder();
       for (;;) {
@@ -299,6 +306,7 @@ async function main(): Promise<void> {
       if (ended?.status !== 'completed')
         throw new Error(`GO! job ${jobId} ended ${ended?.status ?? 'without an end event'}`);
       go.push(done - at);
+      if (i === GO_RUNS - 1) console.log(`\nlast GO! run, stage starts: ${timeline.join(', ')}`);
     }
     const goSorted = [...go].sort((a, b) => a - b);
     console.log(
