@@ -16,8 +16,7 @@ const ioModules = [
   'http',
   'https',
   'net',
-  '@tensorflow/*',
-  '@spotify/*',
+  'onnxruntime-node',
   '@ffmpeg-installer/*',
   '@ffprobe-installer/*',
 ];
@@ -71,7 +70,7 @@ export default tseslint.config(
     },
   },
   // The engine's algorithms are pure: only adapters/, eval/, bench/ and the CLI touch the outside
-  // world (ffmpeg, TensorFlow.js, files); apps never come into the engine.
+  // world (ffmpeg, ONNX Runtime, files); apps never come into the engine.
   {
     files: ['packages/engine/src/**/*.ts'],
     ignores: [

@@ -210,6 +210,17 @@ describe('Explore, My videos, job screens and Credits', () => {
       await held;
       await route.continue();
     });
+    // The live status stream drops straight away (it opens, then closes without an end event):
+    // the screen goes on with check-status polling every 10 s, as the spec has it, and shows
+    // no error. e2e/live-status.test.ts covers the screen following a live stream.
+    const streamCalls: string[] = [];
+    await page.route(
+      (u) => u.pathname === '/api/job-status-stream',
+      async (route) => {
+        streamCalls.push(route.request().url());
+        await route.fulfill({ status: 200, contentType: 'text/event-stream', body: ': gone\n\n' });
+      },
+    );
     await page.clock.install();
     await page.goto(`${server.url}/?jobId=${job.jobId}`);
     await page.getByText('Loading video…').waitFor();
@@ -244,6 +255,8 @@ describe('Explore, My videos, job screens and Credits', () => {
     await completeLikeWorker(server, job.jobId, video);
     await page.clock.runFor(10_000);
     await page.getByText('Processing complete! Your tabs are ready.').waitFor();
+    expect(streamCalls.length).toBeGreaterThan(0);
+    expect(await page.getByText(/error|failed/i).count()).toBe(0);
     // Desktop: the success state opens 2 s later.
     await page.clock.runFor(1_000);
     expect(await page.getByRole('heading', { name: 'Processing Your Video' }).count()).toBe(1);

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, pageReport, screenshot, watchPage } from './support/browser.js';
+import {
+  holdStatusStream,
+  launchChromium,
+  pageReport,
+  screenshot,
+  watchPage,
+} from './support/browser.js';
 import { DESKTOP } from './support/shots.js';
 
 const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
@@ -123,6 +129,8 @@ describe('Record Video', () => {
     );
     await chosen.getByText(/recorded/).waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
+    // The processing screen is checked below: keep the live stream from moving past it at once.
+    await holdStatusStream(page);
     await page.getByRole('button', { name: 'GO!' }).click();
     await page.getByRole('heading', { name: 'Processing Your Video' }).waitFor();
     await page.getByText(/^recording-[\d-]+\.webm$/).waitFor();

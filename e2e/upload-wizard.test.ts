@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { holdStatusStream, launchChromium, screenshot } from './support/browser.js';
 import { makeAudio, makeSparseFile, makeVideo, mediaDir } from './support/media.js';
 import { DESKTOP, shootBoth } from './support/shots.js';
 
@@ -131,6 +131,8 @@ describe('upload wizard against the built server', () => {
     await expectAccessible(page);
     await shootBoth(page, 'wizard-style');
 
+    // The default message is checked below: keep the live stream from replacing it at once.
+    await holdStatusStream(page);
     const processCall = page.waitForRequest((r) => r.url().endsWith('/api/process-video'));
     await page.getByRole('button', { name: 'GO!' }).click();
     const sent = (await processCall).postDataJSON() as Record<string, unknown>;

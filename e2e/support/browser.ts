@@ -90,3 +90,16 @@ export async function pageReport(page: Page): Promise<string> {
   const log = pageLogs.get(page) ?? [];
   return `url: ${page.url()}\npage log:\n${log.join('\n') || '(none)'}\npage text:\n${text.replace(/\n{2,}/g, '\n').slice(0, 1500)}`;
 }
+
+/**
+ * Holds the page's job status stream (GET /api/job-status-stream) unanswered, so that the
+ * processing screen stays as it first appears until check-status polling (every 10 s) moves it:
+ * for tests that look at that first state. The live stream itself is tested in
+ * e2e/live-status.test.ts.
+ */
+export async function holdStatusStream(page: Page): Promise<void> {
+  await page.route(
+    (u) => u.pathname === '/api/job-status-stream',
+    () => undefined,
+  );
+}

@@ -100,6 +100,8 @@ export {
   plainNote,
 } from './events.js';
 export type { ChordEvent, NoteEvent } from './events.js';
+export { createStreamParser, jobStatusStreamPath } from './job-stream.js';
+export type { StreamEvent } from './job-stream.js';
 export { DEFAULT_THRESHOLDS, defaultUploadConfig, uploadConfigSchema } from './upload-config.js';
 export type { UploadConfig } from './upload-config.js';
 export {

@@ -45,6 +45,16 @@ export interface Transcription {
 export interface TranscribeOptions {
   /** Refuse media longer than this many seconds (ffprobe's duration), before decoding. */
   maxDurationSeconds?: number;
+  /**
+   * What a probe of this same file already found (the worker probes before it transcribes): the
+   * engine then starts decoding at once instead of running ffprobe a second time.
+   */
+  probed?: { durationSeconds: number };
   /** Stops the work between stages and kills ffmpeg. */
   signal?: AbortSignal;
+  /**
+   * Hand the decoded audio to the model in pieces ending on multiples of this many samples
+   * (tests at piece boundaries); by default, as ffmpeg writes it.
+   */
+  chunkSamples?: number;
 }

@@ -1,6 +1,6 @@
 import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
-import { decodeAudio, probeMedia } from './adapters/media.js';
-import { runModel } from './adapters/model.js';
+import { AudioBuffer, checkDuration, probeMedia, streamAudio } from './adapters/media.js';
+import { ModelStream, runModel, windowCount } from './adapters/model.js';
 import { EngineError } from './errors.js';
 import { detectChords, detectKey } from './harmony/index.js';
 import { defaultNoteOptions, extractNotes } from './notes/extract.js';
@@ -37,6 +37,9 @@ const STAGE_MESSAGE: Record<EngineStage, string> = {
   detecting_techniques: 'Finding bends, slides, hammer-ons and pull-offs',
   detecting_chords: 'Naming chords and the key',
 };
+
+/** Decoder time limit before the clip's own length is added (see transcribe). */
+const DECODE_TIMEOUT_MS = 180_000;
 
 /** RMS below this (about -60 dBFS) is treated as silence. */
 const SILENCE_RMS = 0.001;
@@ -115,7 +118,12 @@ export function lessonNotes(
 }
 
 /**
- * Transcribes a video or audio file: probe, decode to mono 22050 Hz, then `transcribeAudio`.
+ * Transcribes a video or audio file: probe (unless `options.probed` says what a probe found),
+ * then decode to mono 22050 Hz and run the note model
+ * at the same time, a batch of windows as soon as the decoder has produced it (the decoder waits
+ * for the model, so undecoded audio never piles up), then the stages after the model on the
+ * whole clip. The notes come out exactly as `transcribeAudio` gives them for the decoded clip:
+ * the model's batches do not depend on how the audio arrives.
  * Throws EngineError for media it cannot use (empty, unreadable, no audio, too long).
  */
 export async function transcribe(
@@ -127,16 +135,50 @@ export async function transcribe(
   const report = reporter(onProgress);
   const { signal } = options;
   report('probing');
-  await probeMedia(file, {
-    ...(options.maxDurationSeconds === undefined
-      ? {}
-      : { maxDurationSeconds: options.maxDurationSeconds }),
-    ...(signal ? { signal } : {}),
-  });
+  let info: { durationSeconds: number };
+  if (options.probed) {
+    info = options.probed;
+    checkDuration(info.durationSeconds, options.maxDurationSeconds);
+  } else {
+    info = await probeMedia(file, {
+      ...(options.maxDurationSeconds === undefined
+        ? {}
+        : { maxDurationSeconds: options.maxDurationSeconds }),
+      ...(signal ? { signal } : {}),
+    });
+  }
   throwIfAborted(signal);
   report('extracting_audio');
-  const audio = await decodeAudio(file, signal ? { signal } : {});
-  return transcribeAudio(audio, config, onProgress, options);
+  const expected = Math.ceil(info.durationSeconds * SAMPLE_RATE);
+  // A little room over the probed length: containers round their durations.
+  const audio = new AudioBuffer(expected + SAMPLE_RATE / 2);
+  const windows = windowCount(expected);
+  const model = new ModelStream((done) => {
+    report('transcribing', Math.min(1, done / windows));
+  });
+  await streamAudio(
+    file,
+    (piece) => {
+      audio.append(piece);
+      return model.push(piece);
+    },
+    {
+      ...(signal ? { signal } : {}),
+      ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
+      // The decoder waits for the model: allow for both, at a generous real-time factor.
+      timeoutMs: DECODE_TIMEOUT_MS + info.durationSeconds * 1000,
+    },
+  );
+  const samples = audio.samples();
+  const output = await model.end();
+  throwIfAborted(signal);
+  return finishTranscription(
+    samples,
+    rms(samples) < SILENCE_RMS ? null : output,
+    config,
+    report,
+    signal,
+  );
 }
 
 /** Transcribes decoded audio (mono, 22050 Hz) into the spec's results, notes and chords. */
@@ -148,7 +190,6 @@ export async function transcribeAudio(
 ): Promise<Transcription> {
   const report = reporter(onProgress);
   const { signal } = options;
-  const duration = audio.length / SAMPLE_RATE;
   const silent = rms(audio) < SILENCE_RMS;
 
   report('transcribing');
@@ -158,7 +199,19 @@ export async function transcribeAudio(
         report('transcribing', fraction);
       });
   throwIfAborted(signal);
+  return finishTranscription(audio, output, config, report, signal);
+}
 
+/** The stages after the model: notes, tab, techniques, chords and key, and the results file. */
+function finishTranscription(
+  audio: Float32Array,
+  output: ModelOutput | null,
+  config: UploadConfig,
+  report: ReturnType<typeof reporter>,
+  signal: AbortSignal | undefined,
+): Transcription {
+  const duration = audio.length / SAMPLE_RATE;
+  const silent = output === null;
   const { detected, notes } = lessonNotes(output, audio, config, {
     onStage: (stage) => {
       throwIfAborted(signal);

@@ -4,18 +4,19 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_TUNING } from '@riffscribe/core';
+import { DEFAULT_TUNING, defaultUploadConfig } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFfmpeg, findFfprobe } from '../src/adapters/binaries.js';
-import { decodeAudio, probeMedia } from '../src/adapters/media.js';
-import { loadModel, modelTensorCount, runModel } from '../src/adapters/model.js';
+import { decodeAudio, probeMedia, streamAudio } from '../src/adapters/media.js';
+import { ModelStream, loadModel, openModelSession, runModel } from '../src/adapters/model.js';
 import { EngineError, type EngineErrorCode } from '../src/errors.js';
 import { defaultNoteOptions, extractNotes } from '../src/notes/extract.js';
+import { transcribe } from '../src/pipeline.js';
 import { FRAME_RATE, HOP, SAMPLE_RATE } from '../src/units.js';
 
 /**
  * The media and model adapters against the real ffmpeg/ffprobe and the real Basic Pitch model on
- * TensorFlow.js wasm. Every input file is made here with ffmpeg.
+ * ONNX Runtime. Every input file is made here with ffmpeg.
  */
 
 const run = promisify(execFile);
@@ -257,6 +258,51 @@ describe('decodeAudio', () => {
     await expectCode(decodeAudio(file('truncated-faststart.mp4')), 'unreadable_media');
   });
 
+  it('streams pieces that add up to the whole decode, and stops ffmpeg when the reader fails', async () => {
+    const whole = await decodeAudio(file('video.mp4'));
+    const pieces: Float32Array[] = [];
+    const count = await streamAudio(file('video.mp4'), async (piece) => {
+      pieces.push(piece.slice());
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+    expect(count).toBe(whole.length);
+    const joined = new Float32Array(count);
+    let at = 0;
+    for (const p of pieces) {
+      joined.set(p, at);
+      at += p.length;
+    }
+    expect(joined).toEqual(whole);
+
+    // The promise settles only once ffmpeg has exited: nothing is left running.
+    const boom = new EngineError('model_failed', 'Note detection failed.');
+    let calls = 0;
+    await expect(
+      streamAudio(file('video.mp4'), () => {
+        calls += 1;
+        return Promise.reject(boom);
+      }),
+    ).rejects.toBe(boom);
+    expect(calls).toBe(1);
+  });
+
+  it('fails a streamed transcription of a truncated video cleanly', async () => {
+    await expectCode(
+      transcribe(file('truncated-faststart.mp4'), defaultUploadConfig('acoustic')),
+      'unreadable_media',
+    );
+    const controller = new AbortController();
+    const pending = transcribe(
+      file('video.mp4'),
+      defaultUploadConfig('acoustic'),
+      (p) => {
+        if (p.stage === 'extracting_audio') controller.abort();
+      },
+      { signal: controller.signal },
+    );
+    await expectCode(pending, 'cancelled');
+  });
+
   it('kills ffmpeg on timeout and on cancel', async () => {
     await expectCode(decodeAudio(file('video.mp4'), { timeoutMs: 1 }), 'timeout');
     const controller = new AbortController();
@@ -266,10 +312,9 @@ describe('decodeAudio', () => {
   });
 });
 
-describe('Basic Pitch model on TensorFlow.js wasm', () => {
-  it('finds the pitch and onset of a tone, frame-aligned, without leaking tensors', async () => {
+describe('Basic Pitch model on ONNX Runtime', () => {
+  it('finds the pitch and onset of a tone, frame-aligned', async () => {
     await loadModel();
-    const before = await modelTensorCount();
     const audio = await decodeAudio(file('g3.wav'));
     const fractions: number[] = [];
     // Two callers at once share the one model.
@@ -282,7 +327,6 @@ describe('Basic Pitch model on TensorFlow.js wasm', () => {
     expect(output.contours[0]).toHaveLength(264);
     expect(fractions.at(-1)).toBe(1);
     expect(again.frames[100]).toEqual(output.frames[100]);
-    expect(await modelTensorCount()).toBe(before);
 
     const notes = extractNotes(
       output,
@@ -301,5 +345,46 @@ describe('Basic Pitch model on TensorFlow.js wasm', () => {
     expect(empty.frames).toHaveLength(1);
     const short = await runModel(new Float32Array(1000));
     expect(short.frames).toHaveLength(4);
+  });
+
+  it('gives the same outputs whether the audio comes whole or in pieces of any size', async () => {
+    const audio = await decodeAudio(file('g3.wav'));
+    // 20 s, so that there is more than one batch of windows; the tone repeats every 3 s.
+    const long = new Float32Array(SAMPLE_RATE * 20);
+    for (let i = 0; i < long.length; i += audio.length)
+      long.set(audio.subarray(0, long.length - i), i);
+    const whole = await runModel(long);
+    const stream = new ModelStream();
+    const sizes = [1, 4095, 43_844, 100_000, 7, 250_000];
+    for (let at = 0, k = 0; at < long.length; k++) {
+      const size = sizes[k % sizes.length] ?? 1;
+      await stream.push(long.subarray(at, at + size));
+      at += size;
+    }
+    const pieces = await stream.end();
+    expect(pieces.frames).toHaveLength(whole.frames.length);
+    for (const i of [0, 141, 142, 1135, 1136, whole.frames.length - 1]) {
+      expect(pieces.frames[i]).toEqual(whole.frames[i]);
+      expect(pieces.onsets[i]).toEqual(whole.onsets[i]);
+      expect(pieces.contours[i]).toEqual(whole.contours[i]);
+    }
+  });
+
+  it('refuses a missing or corrupt model file with model_failed, naming the file', async () => {
+    const missing = path.join(dir, 'no-such-model.onnx');
+    await expect(openModelSession(missing)).rejects.toMatchObject({
+      code: 'model_failed',
+      message: expect.stringContaining(missing) as unknown,
+    });
+    const corrupt = path.join(dir, 'corrupt.onnx');
+    const real = await readFile(new URL('../models/basic-pitch/nmp.onnx', import.meta.url));
+    await writeFile(corrupt, real.subarray(0, real.length / 2));
+    await expect(openModelSession(corrupt)).rejects.toMatchObject({
+      code: 'model_failed',
+      message: expect.stringContaining(corrupt) as unknown,
+    });
+    const text = path.join(dir, 'text.onnx');
+    await writeFile(text, 'not a model');
+    await expectCode(openModelSession(text), 'model_failed');
   });
 });

@@ -4,15 +4,27 @@ export type { EngineErrorCode };
 
 /**
  * The part of `@riffscribe/engine` the pipeline uses, stated here so that the server depends on
- * a small, fixed surface: probeMedia, transcribe, findFfmpeg. The engine is loaded
- * lazily (it brings TensorFlow.js with it), in the engine child process for transcription and
+ * a small, fixed surface: probeMedia, transcribe, findFfmpeg, loadModel. The engine is loaded
+ * lazily (it brings ONNX Runtime with it), in the engine child process for transcription and
  * in the API process for probing only.
  */
 
 /** Facts about a media file (engine `probeMedia`). */
 export type MediaFacts = Pick<
   MediaInfo,
-  'durationSeconds' | 'hasAudio' | 'hasVideo' | 'formatName' | 'width' | 'height' | 'frameRate'
+  | 'durationSeconds'
+  | 'hasAudio'
+  | 'hasVideo'
+  | 'formatName'
+  | 'width'
+  | 'height'
+  | 'frameRate'
+  | 'videoCodec'
+  | 'pixelFormat'
+  | 'videoProfile'
+  | 'sampleAspectRatio'
+  | 'audioCodec'
+  | 'audioChannels'
 >;
 
 /** Engine progress: its stage name, its own percent 0..100 and a sentence. */
@@ -24,7 +36,7 @@ export type EngineTranscription = Transcription;
 /** The engine functions the pipeline calls. */
 export type EngineApi = Pick<
   typeof import('@riffscribe/engine'),
-  'probeMedia' | 'transcribe' | 'findFfmpeg'
+  'probeMedia' | 'transcribe' | 'findFfmpeg' | 'loadModel'
 >;
 
 /** Every code of the engine's expected failures (EngineError); the compiler keeps it complete. */

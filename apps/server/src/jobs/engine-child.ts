@@ -8,8 +8,10 @@ import {
 
 /**
  * The engine child process: runs `probeMedia` and `transcribe` for its parent (the API server
- * in embedded mode, a `npm run worker` process in scaled mode), so that TensorFlow.js and the
- * model's CPU work never block the parent's event loop. It exits when its parent goes away.
+ * in embedded mode, a `npm run worker` process in scaled mode), so that the note model (ONNX
+ * Runtime) and its CPU work never block the parent's event loop. The model is loaded as soon as
+ * the child starts and stays loaded for its life, so a job does not wait for it. It exits when
+ * its parent goes away.
  */
 
 const controllers = new Map<number, AbortController>();
@@ -52,6 +54,9 @@ async function handle(request: Exclude<EngineRequest, { type: 'cancel' }>): Prom
         ...(request.maxDurationSeconds === undefined
           ? {}
           : { maxDurationSeconds: request.maxDurationSeconds }),
+        ...(request.durationSeconds === undefined
+          ? {}
+          : { probed: { durationSeconds: request.durationSeconds } }),
       },
     );
     send({ type: 'transcribed', id: request.id, transcription });
@@ -77,3 +82,9 @@ process.on('disconnect', () => {
 });
 
 send({ type: 'ready' });
+
+// Warm the model while the queue is still empty. A failure here is not reported: the first
+// transcription loads it again and fails with the engine's model_failed error, on its job.
+void loadEngine()
+  .then((engine) => engine.loadModel())
+  .catch(() => undefined);

@@ -224,6 +224,8 @@ export class EngineHost {
     config: UploadConfig,
     options: {
       maxDurationSeconds?: number | undefined;
+      /** The duration a probe of this file found, so that the engine does not probe again. */
+      durationSeconds?: number | undefined;
       signal?: AbortSignal | undefined;
       onProgress?: (progress: EngineProgress) => void;
     } = {},
@@ -237,6 +239,9 @@ export class EngineHost {
         ...(options.maxDurationSeconds === undefined
           ? {}
           : { maxDurationSeconds: options.maxDurationSeconds }),
+        ...(options.durationSeconds === undefined
+          ? {}
+          : { durationSeconds: options.durationSeconds }),
       }),
       options.signal,
       options.onProgress,

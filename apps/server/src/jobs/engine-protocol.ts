@@ -20,6 +20,8 @@ export type EngineRequest =
       config: UploadConfig;
       /** Refuse media longer than this (ordinary users). */
       maxDurationSeconds?: number;
+      /** The file's duration from the worker's probe: the engine then does not probe again. */
+      durationSeconds?: number;
     }
   | { type: 'cancel'; id: number };
 

@@ -26,7 +26,7 @@ import type { EngineHost } from './engine-host.js';
 import { PermanentJobError } from './failures.js';
 import { STAGE_MESSAGES, progressPlan, spanPercent } from './stages.js';
 import { checkMediaFacts } from './upload-verification.js';
-import { makeThumbnail, transcodeForBrowser } from './video.js';
+import { canCopyForBrowser, makeThumbnail, transcodeForBrowser } from './video.js';
 
 /** Output files of a job and where they are stored. Keys are fixed per job, so a rerun overwrites. */
 const OUTPUT_FILES = {
@@ -124,6 +124,8 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
     const transcription = await deps.engine.transcribe(input, config, {
       signal: deps.signal,
       ...(limited ? { maxDurationSeconds: REJECT_VIDEO_OVER_SECONDS } : {}),
+      // The probe above is the job's only one: the engine decodes straight away.
+      durationSeconds: facts.durationSeconds,
       onProgress: (p) => {
         const stage = p.stage;
         const percent = spanPercent(plan.engineFrom, plan.engineTo, p.percent);
@@ -147,6 +149,7 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
         output: videoFile,
         durationSeconds: facts.durationSeconds,
         frameRate: facts.frameRate,
+        copy: canCopyForBrowser(facts),
         timeoutMs: deps.toolTimeoutMs,
         signal: deps.signal,
         onProgress: (percent) => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { MediaToolError } from './failures.js';
+import type { MediaFacts } from './engine-api.js';
 import { runTool } from './run-tool.js';
 
 /**
@@ -32,6 +33,34 @@ const SCALE_FILTER =
   `scale=w='if(gte(iw,ih),-2,trunc(min(iw,${MAX_VIDEO_SHORT_SIDE})/2)*2)'` +
   `:h='if(gte(iw,ih),trunc(min(ih,${MAX_VIDEO_SHORT_SIDE})/2)*2,-2)',setsar=1`;
 
+/** H.264 profiles every browser decodes (ffprobe's names). */
+const BROWSER_H264_PROFILES = ['Constrained Baseline', 'Baseline', 'Main', 'High'];
+
+/**
+ * Whether the upload can be the browser video as it is, its streams copied into a faststart MP4
+ * instead of encoded again: an MP4/MOV with H.264 (8-bit 4:2:0, a profile every browser plays,
+ * square pixels) at most 1080p and 60 fps, and AAC in mono or stereo. Encoding a 30 s clip takes
+ * seconds of both CPUs; copying it takes a few milliseconds.
+ */
+export function canCopyForBrowser(facts: MediaFacts): boolean {
+  const shortSide = Math.min(facts.width ?? Infinity, facts.height ?? Infinity);
+  return (
+    facts.formatName.split(',').includes('mp4') &&
+    facts.videoCodec === 'h264' &&
+    facts.pixelFormat === 'yuv420p' &&
+    BROWSER_H264_PROFILES.includes(facts.videoProfile ?? '') &&
+    (facts.sampleAspectRatio === undefined || ['1:1', '0:1'].includes(facts.sampleAspectRatio)) &&
+    shortSide <= MAX_VIDEO_SHORT_SIDE &&
+    (facts.width ?? 1) % 2 === 0 &&
+    (facts.height ?? 1) % 2 === 0 &&
+    facts.frameRate !== undefined &&
+    facts.frameRate <= MAX_FPS + 0.01 &&
+    facts.audioCodec === 'aac' &&
+    (facts.audioChannels ?? 0) >= 1 &&
+    (facts.audioChannels ?? 0) <= 2
+  );
+}
+
 export interface TranscodeOptions {
   ffmpeg: string;
   input: string;
@@ -44,6 +73,8 @@ export interface TranscodeOptions {
   signal?: AbortSignal | undefined;
   /** Percent 0..100 of the encoding done. */
   onProgress?: (percent: number) => void;
+  /** Copy the streams instead of encoding them (canCopyForBrowser said the upload plays as is). */
+  copy?: boolean;
 }
 
 function failure(what: string, result: { code: number | null; stderr: string }): Error {
@@ -72,7 +103,8 @@ export function videoFilter(frameRate: number | undefined): string {
 
 /**
  * Writes `output`: H.264 (yuv420p, high profile) and AAC in MP4 with the index at the front
- * (faststart), at most 1080p and 60 fps, so that it plays and seeks in every browser.
+ * (faststart), at most 1080p and 60 fps, so that it plays and seeks in every browser; with
+ * `copy`, the upload's own streams in a faststart MP4.
  */
 export async function transcodeForBrowser(options: TranscodeOptions): Promise<void> {
   const totalUs = Math.max(1, options.durationSeconds * 1e6);
@@ -91,24 +123,28 @@ export async function transcodeForBrowser(options: TranscodeOptions): Promise<vo
       '0:a:0',
       '-t',
       String(Math.ceil(options.durationSeconds + 1)),
-      '-vf',
-      videoFilter(options.frameRate),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-crf',
-      '23',
-      '-profile:v',
-      'high',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '160k',
-      '-ac',
-      '2',
+      ...(options.copy === true
+        ? ['-c', 'copy']
+        : [
+            '-vf',
+            videoFilter(options.frameRate),
+            '-c:v',
+            'libx264',
+            '-preset',
+            'veryfast',
+            '-crf',
+            '23',
+            '-profile:v',
+            'high',
+            '-pix_fmt',
+            'yuv420p',
+            '-c:a',
+            'aac',
+            '-b:a',
+            '160k',
+            '-ac',
+            '2',
+          ]),
       '-movflags',
       '+faststart',
       '-f',

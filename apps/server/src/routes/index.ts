@@ -5,6 +5,7 @@ import { registerStorageRoutes } from '../storage/storage.route.js';
 import type { Services } from '../services/index.js';
 import { registerEventRoutes } from './events.route.js';
 import { registerHealthRoutes } from './health.route.js';
+import { registerJobStreamRoutes } from './job-stream.route.js';
 import { registerJobRoutes } from './jobs.route.js';
 import { registerListRoutes } from './lists.route.js';
 import { registerMeRoutes } from './me.route.js';
@@ -22,6 +23,7 @@ export async function registerRoutes(
   registerMeRoutes(app, services);
   registerUploadRoutes(app, services);
   registerJobRoutes(app, services);
+  registerJobStreamRoutes(app, services);
   registerEventRoutes(app, services);
   registerListRoutes(app, services);
 }

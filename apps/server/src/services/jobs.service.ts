@@ -54,6 +54,40 @@ export class JobsService {
     };
   }
 
+  /**
+   * check-status as a live feed (GET /api/job-status-stream): the current status at once, then
+   * each change, read from the job row every `everyMs` (the worker may be another process, so the
+   * row is the one source). Every read is authorised as check-status is. Ends after completed or
+   * failed, when `signal` aborts, or after `maxMs`.
+   */
+  async *watchStatus(
+    user: AuthUser,
+    jobId: string,
+    opts: { signal: AbortSignal; everyMs: number; maxMs: number },
+  ): AsyncGenerator<CheckStatusResponse> {
+    const deadline = Date.now() + opts.maxMs;
+    let last = '';
+    for (;;) {
+      const status = await this.checkStatus(user, jobId);
+      const key = JSON.stringify(status);
+      if (key !== last) {
+        last = key;
+        yield status;
+      }
+      if (status.status === 'completed' || status.status === 'failed') return;
+      if (opts.signal.aborted || Date.now() >= deadline) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          opts.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, opts.everyMs);
+        opts.signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
   async getJob(user: AuthUser, jobId: string): Promise<JobDto> {
     return this.toDto(await this.access.owned(jobId, user));
   }

@@ -138,6 +138,11 @@ const MATRIX: MatrixEntry[] = [
     expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },
   },
   {
+    route: 'GET /api/job-status-stream',
+    call: (f) => ({ path: `/api/job-status-stream?${q(f)}` }),
+    expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },
+  },
+  {
     route: 'GET /api/job',
     call: (f) => ({ path: `/api/job?id=${f.jobId}` }),
     expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },

@@ -1,18 +1,20 @@
-import type {
-  CheckStatusResponse,
-  DownloadResultResponse,
-  DownloadableFileName,
-  ExploreItem,
-  ExploreSort,
-  JobMetaResponse,
-  JobResponse,
-  MyJobItem,
-  NotesResponse,
-  Paged,
-  ProcessVideoResponse,
-  SignedUploadResponse,
-  UpgradeRequestsResponse,
-  UploadConfig,
+import {
+  createStreamParser,
+  jobStatusStreamPath,
+  type CheckStatusResponse,
+  type DownloadResultResponse,
+  type DownloadableFileName,
+  type ExploreItem,
+  type ExploreSort,
+  type JobMetaResponse,
+  type JobResponse,
+  type MyJobItem,
+  type NotesResponse,
+  type Paged,
+  type ProcessVideoResponse,
+  type SignedUploadResponse,
+  type UpgradeRequestsResponse,
+  type UploadConfig,
 } from '@riffscribe/core';
 import { session } from './session';
 
@@ -56,6 +58,35 @@ export const api = {
 
   checkStatus: (jobId: string) =>
     session.api<CheckStatusResponse>(`/api/check-status?jobId=${q(jobId)}`),
+
+  /**
+   * The job's live status (server-sent events): calls `onStatus` with each status as the stages
+   * finish. Resolves true after the server's end event (the job completed or failed), false when
+   * the stream closed without one; rejects when it could not be opened or broke off. Either way
+   * the caller's check-status polling carries on.
+   */
+  watchStatus: async (
+    jobId: string,
+    onStatus: (status: CheckStatusResponse) => void,
+    signal: AbortSignal,
+  ): Promise<boolean> => {
+    const res = await session.stream(jobStatusStreamPath(jobId), signal);
+    const reader = res.body?.getReader();
+    if (!reader) return false;
+    let ended = false;
+    const push = createStreamParser((event) => {
+      if (event.event === 'status' || event.event === 'end') {
+        onStatus(JSON.parse(event.data) as CheckStatusResponse);
+        if (event.event === 'end') ended = true;
+      }
+    });
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return ended;
+      push(decoder.decode(value, { stream: true }));
+    }
+  },
 
   job: (id: string) => session.api<JobResponse>(`/api/job?id=${q(id)}`),
 

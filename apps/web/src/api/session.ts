@@ -54,6 +54,22 @@ class Session {
     this.clear();
   }
 
+  /**
+   * fetch for a streamed /api answer (server-sent events): adds the bearer token, which
+   * EventSource cannot send; the caller reads the body. Error answers reject as ApiRequestError.
+   */
+  async stream(path: string, signal: AbortSignal): Promise<Response> {
+    await this.renew();
+    const headers = new Headers({ accept: 'text/event-stream' });
+    if (this.token) headers.set('authorization', `Bearer ${this.token}`);
+    const res = await fetch(path, { headers, signal, cache: 'no-store' });
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new ApiRequestError(res.status, `Request failed (${res.status}).`);
+    }
+    return res;
+  }
+
   /** fetch for /api calls: adds the bearer token and turns error answers into Error(message). */
   async api<T>(path: string, init: RequestInit = {}): Promise<T> {
     await this.renew();

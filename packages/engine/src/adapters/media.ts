@@ -30,6 +30,15 @@ export interface MediaInfo {
   height?: number;
   /** Frames per second of the first video stream (its average, else its base rate), when known. */
   frameRate?: number;
+  /** ffprobe's codec, pixel format and profile of the first video stream ("h264", "yuv420p", "High"). */
+  videoCodec?: string;
+  pixelFormat?: string;
+  videoProfile?: string;
+  /** Sample aspect ratio of the first video stream ("1:1"), when stated. */
+  sampleAspectRatio?: string;
+  /** Codec and channel count of the first audio stream ("aac", 2). */
+  audioCodec?: string;
+  audioChannels?: number;
   sizeBytes: number;
 }
 
@@ -102,6 +111,11 @@ async function checkFile(file: string): Promise<number> {
 
 interface ProbeStream {
   codec_type?: string;
+  codec_name?: string;
+  pix_fmt?: string;
+  profile?: string;
+  sample_aspect_ratio?: string;
+  channels?: number;
   width?: number;
   height?: number;
   duration?: string;
@@ -189,13 +203,7 @@ export async function probeMedia(
     positive(json.format?.duration) ??
     Math.max(0, ...streams.map((s) => positive(s.duration) ?? 0));
   const duration = durationSeconds > 0 ? durationSeconds : await measureDuration(file, opts.signal);
-  if (opts.maxDurationSeconds !== undefined && duration > opts.maxDurationSeconds) {
-    throw new EngineError(
-      'too_long',
-      `The recording is ${formatDuration(duration)} long; the limit is ${formatDuration(opts.maxDurationSeconds)}. ` +
-        'Trim it and upload the part you want to learn.',
-    );
-  }
+  checkDuration(duration, opts.maxDurationSeconds);
   const firstVideo = video[0];
   const info: MediaInfo = {
     durationSeconds: duration,
@@ -210,7 +218,26 @@ export async function probeMedia(
   }
   const fps = rate(firstVideo?.avg_frame_rate) ?? rate(firstVideo?.r_frame_rate);
   if (fps !== undefined) info.frameRate = fps;
+  if (firstVideo?.codec_name !== undefined) info.videoCodec = firstVideo.codec_name;
+  if (firstVideo?.pix_fmt !== undefined) info.pixelFormat = firstVideo.pix_fmt;
+  if (firstVideo?.profile !== undefined) info.videoProfile = firstVideo.profile;
+  if (firstVideo?.sample_aspect_ratio !== undefined)
+    info.sampleAspectRatio = firstVideo.sample_aspect_ratio;
+  const firstAudio = audio[0];
+  if (firstAudio?.codec_name !== undefined) info.audioCodec = firstAudio.codec_name;
+  if (firstAudio?.channels !== undefined) info.audioChannels = firstAudio.channels;
   return info;
+}
+
+/** EngineError too_long when `duration` (seconds) is over `maxSeconds`, when one is given. */
+export function checkDuration(duration: number, maxSeconds: number | undefined): void {
+  if (maxSeconds !== undefined && duration > maxSeconds) {
+    throw new EngineError(
+      'too_long',
+      `The recording is ${formatDuration(duration)} long; the limit is ${formatDuration(maxSeconds)}. ` +
+        'Trim it and upload the part you want to learn.',
+    );
+  }
 }
 
 /**
@@ -272,24 +299,43 @@ function declaredDuration(stderr: string): number | undefined {
 /** Lines in which the demuxer or decoder reports damage (truncated files, corrupt packets). */
 const DAMAGE = /partial file|corrupt|invalid data|error while decoding|truncat/i;
 
+/** Options of `streamAudio` and `decodeAudio`. */
+export interface DecodeOptions {
+  signal?: AbortSignal;
+  /** Kill ffmpeg after this long (default 3 minutes). */
+  timeoutMs?: number;
+  /** Decode at most this many seconds from the start. */
+  maxSeconds?: number;
+  /**
+   * Cut what ffmpeg gives into pieces that end on multiples of this many samples (from the start
+   * of the clip) before handing them on: tests put a piece boundary exactly where they want it.
+   */
+  chunkSamples?: number;
+}
+
 /**
  * Decodes the first audio stream to mono float samples at SAMPLE_RATE (22050 Hz), channels
- * averaged, values nominally in -1..1.
+ * averaged, values nominally in -1..1, and hands them to `onSamples` in order as ffmpeg produces
+ * them (pieces of any length). When `onSamples` returns a promise, ffmpeg waits on its pipe until
+ * it settles, so a slow consumer holds back the decoder instead of letting audio pile up; its
+ * rejection stops ffmpeg and is rethrown. The samples passed are only valid during the call.
  *
- * @param opts.maxSeconds decode at most this many seconds from the start.
- * @param opts.timeoutMs kill ffmpeg after this long (default 3 minutes).
+ * @returns the number of samples delivered.
  * @throws EngineError empty_file, unreadable_media (also a truncated file: ffmpeg reports damage
- *   and much less audio than the container declares), no_audio_stream, timeout, cancelled.
+ *   and much less audio than the container declares, checked once the stream ends),
+ *   no_audio_stream, timeout, cancelled.
  */
-export async function decodeAudio(
+export async function streamAudio(
   file: string,
-  opts: { signal?: AbortSignal; timeoutMs?: number; maxSeconds?: number } = {},
-): Promise<Float32Array> {
+  onSamples: (samples: Float32Array) => void | Promise<void>,
+  opts: DecodeOptions = {},
+): Promise<number> {
   await checkFile(file);
   const maxSeconds = Math.min(opts.maxSeconds ?? HARD_MAX_SECONDS, HARD_MAX_SECONDS);
-  const maxBytes = Math.ceil(maxSeconds * SAMPLE_RATE) * 4;
-  const chunks: Buffer[] = [];
-  let bytes = 0;
+  const maxSamples = Math.ceil(maxSeconds * SAMPLE_RATE);
+  let samples = 0;
+  /** A sample split between two pipe reads (1 to 3 bytes). */
+  let carry = Buffer.alloc(0);
   const result = await runTool(
     findFfmpeg(),
     [
@@ -320,12 +366,29 @@ export async function decodeAudio(
       timeoutMs: opts.timeoutMs ?? DEFAULT_DECODE_TIMEOUT_MS,
       activity: 'Extracting the audio',
       onStdout: (chunk) => {
-        const room = maxBytes - bytes;
-        if (room <= 0) return false;
-        const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-        chunks.push(part);
-        bytes += part.length;
-        return bytes < maxBytes;
+        const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+        const whole = Math.min(Math.floor(bytes.length / 4), maxSamples - samples);
+        carry = Buffer.from(bytes.subarray(whole * 4, whole * 4 + (bytes.length % 4)));
+        if (whole <= 0) return samples < maxSamples;
+        // Copied into an aligned array: a Buffer's offset in its pool need not be a multiple of 4.
+        const piece = new Float32Array(whole);
+        new Uint8Array(piece.buffer).set(bytes.subarray(0, whole * 4));
+        const first = samples;
+        samples += whole;
+        const more = samples < maxSamples;
+        const size = opts.chunkSamples;
+        if (size === undefined) {
+          const waited = onSamples(piece);
+          return waited instanceof Promise ? waited.then(() => more) : more;
+        }
+        return (async () => {
+          for (let at = 0; at < whole;) {
+            const end = Math.min(whole, (Math.floor((first + at) / size) + 1) * size - first);
+            await onSamples(piece.subarray(at, end));
+            at = end;
+          }
+          return more;
+        })();
       },
     },
   );
@@ -338,7 +401,6 @@ export async function decodeAudio(
     }
     throw new EngineError('unreadable_media', UNREADABLE);
   }
-  const samples = Math.floor(bytes / 4);
   if (samples === 0) throw new EngineError('unreadable_media', UNREADABLE);
   const declared = declaredDuration(result.stderr);
   const decodedSeconds = samples / SAMPLE_RATE;
@@ -352,13 +414,53 @@ export async function decodeAudio(
       );
     }
   }
-  const audio = new Float32Array(samples);
-  const bytesView = new Uint8Array(audio.buffer);
-  let offset = 0;
-  for (const chunk of chunks) {
-    const n = Math.min(chunk.length, samples * 4 - offset);
-    bytesView.set(chunk.subarray(0, n), offset);
-    offset += n;
+  return samples;
+}
+
+/**
+ * Growing mono audio: pieces appended in order, kept in one array that grows by a quarter when
+ * full, so that the clip ends up in one Float32Array without a list of pieces beside it.
+ */
+export class AudioBuffer {
+  private data: Float32Array;
+  private size = 0;
+
+  /** @param expectedSamples room to allocate at once (the probed duration), 0 when unknown. */
+  constructor(expectedSamples = 0) {
+    this.data = new Float32Array(Math.max(SAMPLE_RATE, expectedSamples));
   }
-  return audio;
+
+  append(samples: Float32Array): void {
+    if (this.size + samples.length > this.data.length) {
+      const grown = new Float32Array(
+        Math.max(this.size + samples.length, Math.ceil(this.data.length * 1.25)),
+      );
+      grown.set(this.data.subarray(0, this.size));
+      this.data = grown;
+    }
+    this.data.set(samples, this.size);
+    this.size += samples.length;
+  }
+
+  /** The samples appended so far (a view, not a copy). */
+  samples(): Float32Array {
+    return this.data.subarray(0, this.size);
+  }
+}
+
+/**
+ * Decodes the first audio stream whole: `streamAudio` into one array.
+ *
+ * @throws as streamAudio.
+ */
+export async function decodeAudio(file: string, opts: DecodeOptions = {}): Promise<Float32Array> {
+  const audio = new AudioBuffer();
+  await streamAudio(
+    file,
+    (piece) => {
+      audio.append(piece);
+    },
+    opts,
+  );
+  return audio.samples();
 }

@@ -1,26 +1,23 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import type * as TF from '@tensorflow/tfjs';
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type * as Ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
 import type { ModelOutput } from '../types.js';
 import { HOP } from '../units.js';
 
 /**
- * The Basic Pitch adapter: Spotify's model files from `@spotify/basic-pitch/model`, run by
- * TensorFlow.js 4 on the wasm backend (DESIGN.md: tfjs-node cannot install here, the cpu backend
- * is about 12x slower). Model and backend load once per process; weights come from the file
- * system, never from the network.
+ * The Basic Pitch adapter: Spotify's network exported to ONNX (`models/basic-pitch/nmp.onnx`,
+ * Apache-2.0, LICENSE and NOTICE beside it), run by `onnxruntime-node` on the CPU. One inference
+ * session per process, created on first use (or by `loadModel` at start-up) and kept for the
+ * life of the process; concurrent callers share it.
  *
- * The package's own framing (`tf.signal.frame`) fails on wasm ("Unknown dtype undefined"), so the
- * audio is framed here: Basic Pitch's 43844-sample windows, 15 frames trimmed at each end, but
+ * The audio is framed here: Basic Pitch's 43844-sample windows, 15 frames trimmed at each end,
  * advancing by a whole number of output frames (142 * HOP samples). Window frame k lies at sample
- * k * HOP of its window, so stitched frame i lies at sample i * HOP of the clip with no drift; the
- * package advances by 36164 samples (141.27 frames) and corrects the drift in its time stamps
- * afterwards. Measured: a tone starting at 0.5 s is found at 0.5 s +- one frame.
+ * k * HOP of its window, so stitched frame i lies at sample i * HOP of the clip with no drift.
+ * `ModelStream` takes the audio in pieces of any size and runs windows as soon as a batch of them
+ * is complete; the batches, and so the outputs, do not depend on how the audio was cut.
  */
-
-const require = createRequire(import.meta.url);
 
 /** Model input: 2 s at 22050 Hz less one hop (Basic Pitch's AUDIO_N_SAMPLES). */
 const WINDOW_SAMPLES = 43_844;
@@ -32,99 +29,301 @@ const KEPT_FRAMES = WINDOW_FRAMES - 2 * EDGE_FRAMES;
 const WINDOW_HOP_SAMPLES = KEPT_FRAMES * HOP;
 /** Zeros before the audio so that the first kept frame is the clip's frame 0. */
 const LEAD_SAMPLES = EDGE_FRAMES * HOP;
-/** Windows per model call: a little faster than one at a time, and bounded memory. */
-const BATCH = 4;
+/** Windows per model call: 8 is as fast per window as larger batches on 2 cores, and small. */
+const BATCH = 8;
 
 const NOTE_BINS = 88;
 const CONTOUR_BINS = 264;
-/** Graph output names as the Basic Pitch package maps them. */
-const OUTPUT_NAMES = { frames: 'Identity_1', onsets: 'Identity_2', contours: 'Identity' } as const;
+/** Tensor names of the ONNX export (models/basic-pitch, README of the shared copy). */
+const INPUT_NAME = 'serving_default_input_2:0';
+const OUTPUT_NAMES = {
+  contours: 'StatefulPartitionedCall:0',
+  frames: 'StatefulPartitionedCall:1',
+  onsets: 'StatefulPartitionedCall:2',
+} as const;
+
+/** The model file kept in the package (src/adapters and dist/adapters are both two levels down). */
+const BUNDLED_MODEL = fileURLToPath(new URL('../../models/basic-pitch/nmp.onnx', import.meta.url));
+
+/** The model file: RIFFSCRIBE_MODEL_FILE when set (operators, fault tests), else the bundled one. */
+export function modelFile(): string {
+  return process.env.RIFFSCRIBE_MODEL_FILE ?? BUNDLED_MODEL;
+}
+
+/**
+ * Threads for one model call: RIFFSCRIBE_MODEL_THREADS, else the cores there are, at most 4
+ * (the convolutions gain little beyond that, and workers run one engine per core).
+ */
+function intraOpThreads(): number {
+  const fromEnv = Number(process.env.RIFFSCRIBE_MODEL_THREADS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
 
 interface Loaded {
-  tf: typeof TF;
-  model: TF.GraphModel;
+  ort: typeof Ort;
+  session: Ort.InferenceSession;
 }
 
 let loading: Promise<Loaded> | undefined;
 
-function packageDir(name: string): string {
-  return path.dirname(require.resolve(`${name}/package.json`));
+/** A sentence for an operator naming the file; the runtime's own words travel as `cause`. */
+function modelError(file: string, why: string, cause?: unknown): EngineError {
+  const error = new EngineError(
+    'model_failed',
+    `The note detection model file ${file} could not be loaded: ${why}. ` +
+      'Reinstall the engine (npm ci) or point RIFFSCRIBE_MODEL_FILE at a good copy of nmp.onnx.',
+  );
+  if (cause !== undefined) error.cause = cause;
+  return error;
 }
 
-async function load(): Promise<Loaded> {
-  const tf = await import('@tensorflow/tfjs');
-  const wasm = await import('@tensorflow/tfjs-backend-wasm');
-  // A directory prefix: the backend picks tfjs-backend-wasm(-simd).wasm and, in Node, reads it
-  // with fs. The trailing separator matters; the prefix is concatenated with the file name.
-  wasm.setWasmPaths(path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep);
-  if (!(await tf.setBackend('wasm')))
-    throw new Error('the TensorFlow.js wasm backend did not start');
-  await tf.ready();
-
-  const modelDir = path.join(packageDir('@spotify/basic-pitch'), 'model');
-  const json = JSON.parse(await readFile(path.join(modelDir, 'model.json'), 'utf8')) as {
-    modelTopology: object;
-    format?: string;
-    generatedBy?: string;
-    convertedBy?: string;
-    signature?: object;
-    weightsManifest: { paths: string[]; weights: TF.io.WeightsManifestEntry[] }[];
-  };
-  const weightSpecs: TF.io.WeightsManifestEntry[] = [];
-  const buffers: Buffer[] = [];
-  for (const group of json.weightsManifest) {
-    weightSpecs.push(...group.weights);
-    for (const p of group.paths) buffers.push(await readFile(path.join(modelDir, p)));
+/**
+ * Opens an inference session on `file` and runs it once on silence, so that the first clip runs
+ * at warm speed. Throws EngineError 'model_failed' naming the file when it is missing, is not
+ * an ONNX model or is not Basic Pitch.
+ */
+export async function openModelSession(file: string): Promise<Loaded> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error('not a regular file');
+  } catch {
+    throw modelError(file, 'the file is missing');
   }
-  const all = Buffer.concat(buffers);
-  const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
-  const artifacts: TF.io.ModelArtifacts = {
-    modelTopology: json.modelTopology,
-    weightSpecs,
-    weightData,
-  };
-  if (json.format !== undefined) artifacts.format = json.format;
-  if (json.generatedBy !== undefined) artifacts.generatedBy = json.generatedBy;
-  if (json.convertedBy !== undefined) artifacts.convertedBy = json.convertedBy;
-  if (json.signature !== undefined) artifacts.signature = json.signature;
-  const model = await tf.loadGraphModel({ load: () => Promise.resolve(artifacts) });
-
-  // One call on silence compiles the kernels, so the first real clip runs at warm speed.
-  tf.tidy(() => {
-    const out = model.execute(
-      tf.zeros([1, WINDOW_SAMPLES, 1]),
-      Object.values(OUTPUT_NAMES),
-    ) as TF.Tensor[];
-    for (const t of out) t.dataSync();
-  });
-  return { tf, model };
+  const ort = await import('onnxruntime-node');
+  let session: Ort.InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(file, {
+      executionProviders: ['cpu'],
+      intraOpNumThreads: intraOpThreads(),
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      // Idle threads sleep instead of spinning: on a machine shared with ffmpeg, the web server
+      // and other jobs, spinning takes CPU they need (measured: 15 % more CPU for no speed).
+      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+    });
+  } catch (err) {
+    throw modelError(file, 'it is damaged or not an ONNX model', err);
+  }
+  const outputs = Object.values(OUTPUT_NAMES);
+  if (
+    !session.inputNames.includes(INPUT_NAME) ||
+    outputs.some((name) => !session.outputNames.includes(name))
+  ) {
+    await session.release();
+    throw modelError(file, 'it does not have Basic Pitch inputs and outputs');
+  }
+  const loaded = { ort, session };
+  try {
+    await runBatch(loaded, new Float32Array(WINDOW_SAMPLES), 1);
+  } catch (err) {
+    await session.release();
+    throw modelError(file, 'it does not run', err);
+  }
+  return loaded;
 }
 
 function loaded(): Promise<Loaded> {
-  loading ??= load().catch((err: unknown) => {
-    // Forget the failure so a later call can try again (a transient file-system error).
+  loading ??= openModelSession(modelFile()).catch((err: unknown) => {
+    // Forget the failure so a later call can try again (a file restored, a transient error).
     loading = undefined;
-    throw new EngineError(
-      'model_failed',
-      `The note detection model could not be loaded (${err instanceof Error ? err.message : String(err)}). ` +
-        'Reinstall the engine dependencies with "npm install".',
-    );
+    throw err;
   });
   return loading;
 }
 
 /**
- * Loads the backend and the model once per process (later and concurrent callers share the same
- * promise). Call at start-up to keep model loading out of the first transcription.
+ * Loads the model once per process (later and concurrent callers share the same session). Call
+ * at start-up to keep model loading out of the first transcription.
  */
 export async function loadModel(): Promise<void> {
   await loaded();
 }
 
-/** Tensors the backend holds (the model's weights and nothing else between calls): a leak check. */
-export async function modelTensorCount(): Promise<number> {
-  const { tf } = await loaded();
-  return tf.memory().numTensors;
+/** One model call on `count` windows laid end to end in `input`. */
+async function runBatch(
+  { ort, session }: Loaded,
+  input: Float32Array,
+  count: number,
+): Promise<{ frames: Float32Array; onsets: Float32Array; contours: Float32Array }> {
+  const feeds = { [INPUT_NAME]: new ort.Tensor('float32', input, [count, WINDOW_SAMPLES, 1]) };
+  const out = await session.run(feeds);
+  const data = (name: string, width: number): Float32Array => {
+    const tensor = out[name];
+    if (tensor?.type !== 'float32' || tensor.data.length !== count * WINDOW_FRAMES * width)
+      throw new Error(`unexpected output ${name}`);
+    return tensor.data as Float32Array;
+  };
+  return {
+    frames: data(OUTPUT_NAMES.frames, NOTE_BINS),
+    onsets: data(OUTPUT_NAMES.onsets, NOTE_BINS),
+    contours: data(OUTPUT_NAMES.contours, CONTOUR_BINS),
+  };
+}
+
+/** Kept rows of one batch: `count` frames from frame `first`, three buffers row by row. */
+interface Block {
+  first: number;
+  count: number;
+  frames: Float32Array;
+  onsets: Float32Array;
+  contours: Float32Array;
+}
+
+/**
+ * Basic Pitch over audio that arrives in pieces (a decoder's output): `push` the samples (mono,
+ * 22050 Hz) in order, then `end` for the posteriorgrams. Only the samples the next windows need
+ * are kept, so the audio held here stays under a batch of windows whatever the clip's length.
+ */
+export class ModelStream {
+  /** Samples from absolute index `bufferStart` on: `bufferLength` of them from `buffer[head]`. */
+  private buffer = new Float32Array(WINDOW_SAMPLES * 2);
+  private head = 0;
+  private bufferStart = 0;
+  private bufferLength = 0;
+  private received = 0;
+  private nextWindow = 0;
+  private readonly blocks: Block[] = [];
+  private running: Promise<void> = Promise.resolve();
+  private failure: EngineError | undefined;
+
+  /** @param onWindows called with the number of windows done so far, after each batch. */
+  constructor(private readonly onWindows?: (done: number) => void) {}
+
+  /** Samples received so far. */
+  get samples(): number {
+    return this.received;
+  }
+
+  /** Adds samples (copied) and runs every complete batch of windows; resolves when they ran. */
+  push(samples: Float32Array): Promise<void> {
+    this.append(samples);
+    this.running = this.running.then(() => this.drain(false));
+    return this.running;
+  }
+
+  /** Runs the remaining windows (the last ones padded with zeros) and returns the outputs. */
+  async end(): Promise<ModelOutput> {
+    this.running = this.running.then(() => this.drain(true));
+    await this.running;
+    const nFrames = Math.floor(this.received / HOP) + 1;
+    const rows = (pick: (b: Block) => Float32Array, width: number): Float32Array[] => {
+      const out: Float32Array[] = [];
+      for (const block of this.blocks) {
+        const data = pick(block);
+        for (let i = 0; i < block.count && block.first + i < nFrames; i++)
+          out.push(data.subarray(i * width, (i + 1) * width));
+      }
+      return out;
+    };
+    return {
+      frames: rows((b) => b.frames, NOTE_BINS),
+      onsets: rows((b) => b.onsets, NOTE_BINS),
+      contours: rows((b) => b.contours, CONTOUR_BINS),
+    };
+  }
+
+  private append(samples: Float32Array): void {
+    const needed = this.bufferLength + samples.length;
+    if (this.head + needed > this.buffer.length) {
+      // Move the kept samples to the front, into a larger buffer when they do not fit.
+      const target =
+        needed > this.buffer.length
+          ? new Float32Array(Math.max(needed, this.buffer.length * 2))
+          : this.buffer;
+      if (target === this.buffer)
+        this.buffer.copyWithin(0, this.head, this.head + this.bufferLength);
+      else target.set(this.buffer.subarray(this.head, this.head + this.bufferLength));
+      this.buffer = target;
+      this.head = 0;
+    }
+    this.buffer.set(samples, this.head + this.bufferLength);
+    this.bufferLength += samples.length;
+    this.received += samples.length;
+  }
+
+  private windowStart(w: number): number {
+    return w * WINDOW_HOP_SAMPLES - LEAD_SAMPLES;
+  }
+
+  /** Runs whole batches whose windows are complete, or at the end everything that is left. */
+  private async drain(final: boolean): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    const nWindows = final ? windowCount(this.received) : 0;
+    for (;;) {
+      let count: number;
+      if (final) {
+        count = Math.min(BATCH, nWindows - this.nextWindow);
+      } else {
+        const lastEnd = this.windowStart(this.nextWindow + BATCH - 1) + WINDOW_SAMPLES;
+        count = this.received >= lastEnd ? BATCH : 0;
+      }
+      if (count <= 0) return;
+      try {
+        await this.runWindows(count);
+      } catch (err) {
+        this.failure =
+          err instanceof EngineError
+            ? err
+            : new EngineError(
+                'model_failed',
+                `Note detection failed (${err instanceof Error ? err.message : String(err)}). Try again; if it keeps failing, report the file.`,
+              );
+        throw this.failure;
+      }
+    }
+  }
+
+  private async runWindows(count: number): Promise<void> {
+    const model = await loaded();
+    const input = new Float32Array(count * WINDOW_SAMPLES);
+    const bufferEnd = this.bufferStart + this.bufferLength;
+    for (let b = 0; b < count; b++) {
+      const start = this.windowStart(this.nextWindow + b);
+      const from = Math.max(this.bufferStart, start);
+      const to = Math.min(bufferEnd, start + WINDOW_SAMPLES);
+      if (to > from)
+        input.set(
+          this.buffer.subarray(
+            this.head + from - this.bufferStart,
+            this.head + to - this.bufferStart,
+          ),
+          b * WINDOW_SAMPLES + (from - start),
+        );
+    }
+    const out = await runBatch(model, input, count);
+    const keep = (data: Float32Array, width: number): Float32Array => {
+      const kept = new Float32Array(count * KEPT_FRAMES * width);
+      for (let b = 0; b < count; b++) {
+        const src = (b * WINDOW_FRAMES + EDGE_FRAMES) * width;
+        kept.set(data.subarray(src, src + KEPT_FRAMES * width), b * KEPT_FRAMES * width);
+      }
+      return kept;
+    };
+    this.blocks.push({
+      first: this.nextWindow * KEPT_FRAMES,
+      count: count * KEPT_FRAMES,
+      frames: keep(out.frames, NOTE_BINS),
+      onsets: keep(out.onsets, NOTE_BINS),
+      contours: keep(out.contours, CONTOUR_BINS),
+    });
+    this.nextWindow += count;
+    // Forget the samples no later window reads (the space is reused by the next append).
+    const drop = Math.min(
+      this.bufferLength,
+      Math.max(0, this.windowStart(this.nextWindow) - this.bufferStart),
+    );
+    this.head += drop;
+    this.bufferStart += drop;
+    this.bufferLength -= drop;
+    this.onWindows?.(this.nextWindow);
+  }
+}
+
+/** Windows the model runs for a clip of `samples` samples. */
+export function windowCount(samples: number): number {
+  return Math.ceil((Math.floor(samples / HOP) + 1) / KEPT_FRAMES);
 }
 
 /**
@@ -133,75 +332,15 @@ export async function modelTensorCount(): Promise<number> {
  * @param audio mono samples at SAMPLE_RATE (22050 Hz).
  * @param onProgress called with the fraction 0..1 of windows done.
  * @returns posteriorgrams with floor(audio.length / HOP) + 1 frames; frame i is centred on sample
- *   i * HOP (time i / FRAME_RATE seconds). Each row is a view into one buffer per posteriorgram.
+ *   i * HOP (time i / FRAME_RATE seconds). Each row is a view into one buffer per batch.
  */
 export async function runModel(
   audio: Float32Array,
   onProgress?: (fraction: number) => void,
 ): Promise<ModelOutput> {
-  const { tf, model } = await loaded();
-  const nFrames = Math.floor(audio.length / HOP) + 1;
-  const nWindows = Math.ceil(nFrames / KEPT_FRAMES);
-  const frames = new Float32Array(nFrames * NOTE_BINS);
-  const onsets = new Float32Array(nFrames * NOTE_BINS);
-  const contours = new Float32Array(nFrames * CONTOUR_BINS);
-  const names = [OUTPUT_NAMES.frames, OUTPUT_NAMES.onsets, OUTPUT_NAMES.contours];
-
+  const total = windowCount(audio.length);
   onProgress?.(0);
-  for (let first = 0; first < nWindows; first += BATCH) {
-    const count = Math.min(BATCH, nWindows - first);
-    const input = new Float32Array(count * WINDOW_SAMPLES);
-    for (let b = 0; b < count; b++) {
-      const start = (first + b) * WINDOW_HOP_SAMPLES - LEAD_SAMPLES;
-      const from = Math.max(0, start);
-      const to = Math.min(audio.length, start + WINDOW_SAMPLES);
-      if (to > from) input.set(audio.subarray(from, to), b * WINDOW_SAMPLES + (from - start));
-    }
-    let results: Float32Array[];
-    try {
-      results = tf.tidy(() => {
-        const out = model.execute(
-          tf.tensor3d(input, [count, WINDOW_SAMPLES, 1]),
-          names,
-        ) as TF.Tensor[];
-        return out.map((t) => t.dataSync() as Float32Array);
-      });
-    } catch (err) {
-      throw new EngineError(
-        'model_failed',
-        `Note detection failed (${err instanceof Error ? err.message : String(err)}). Try again; if it keeps failing, report the file.`,
-      );
-    }
-    const [f, o, c] = results;
-    if (f === undefined || o === undefined || c === undefined)
-      throw new EngineError('model_failed', 'Note detection returned no output.');
-    for (let b = 0; b < count; b++) {
-      const globalStart = (first + b) * KEPT_FRAMES;
-      const keep = Math.min(KEPT_FRAMES, nFrames - globalStart);
-      if (keep <= 0) break;
-      const srcFrame = b * WINDOW_FRAMES + EDGE_FRAMES;
-      frames.set(
-        f.subarray(srcFrame * NOTE_BINS, (srcFrame + keep) * NOTE_BINS),
-        globalStart * NOTE_BINS,
-      );
-      onsets.set(
-        o.subarray(srcFrame * NOTE_BINS, (srcFrame + keep) * NOTE_BINS),
-        globalStart * NOTE_BINS,
-      );
-      contours.set(
-        c.subarray(srcFrame * CONTOUR_BINS, (srcFrame + keep) * CONTOUR_BINS),
-        globalStart * CONTOUR_BINS,
-      );
-    }
-    onProgress?.((first + count) / nWindows);
-    // The model call blocks the thread; let timers, progress writes and aborts run between batches.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  const rows = (buffer: Float32Array, width: number) =>
-    Array.from({ length: nFrames }, (_, i) => buffer.subarray(i * width, (i + 1) * width));
-  return {
-    frames: rows(frames, NOTE_BINS),
-    onsets: rows(onsets, NOTE_BINS),
-    contours: rows(contours, CONTOUR_BINS),
-  };
+  const stream = new ModelStream((done) => onProgress?.(done / total));
+  await stream.push(audio);
+  return stream.end();
 }

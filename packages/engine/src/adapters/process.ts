@@ -15,8 +15,12 @@ export interface ToolOptions {
   timeoutMs: number;
   /** What the user is waiting for, used in the timeout message ("Reading the file"). */
   activity: string;
-  /** Receives stdout chunks as they arrive; return false to stop reading and kill the process. */
-  onStdout?: (chunk: Buffer) => boolean;
+  /**
+   * Receives stdout chunks as they arrive; return false to stop reading and kill the process. A
+   * promise pauses reading until it settles (back-pressure: the process waits on its pipe), then
+   * reading goes on or stops as it resolves; a rejection kills the process and becomes the error.
+   */
+  onStdout?: (chunk: Buffer) => boolean | Promise<boolean>;
 }
 
 /** Bytes of stderr kept from the start and from the end (a noisy decoder cannot exhaust memory). */
@@ -65,11 +69,29 @@ export function runTool(
     };
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
+    const stopReading = () => {
+      stoppedByReader = true;
+      kill();
+      // Read (and drop) what is buffered, so that the pipe closes and 'close' fires.
+      child.stdout.resume();
+    };
     child.stdout.on('data', (chunk: Buffer) => {
-      if (stoppedByReader || opts.onStdout === undefined) return;
-      if (!opts.onStdout(chunk)) {
-        stoppedByReader = true;
-        kill();
+      if (stoppedByReader || failure !== undefined || opts.onStdout === undefined) return;
+      const more = opts.onStdout(chunk);
+      if (more === false) stopReading();
+      else if (more !== true) {
+        child.stdout.pause();
+        more.then(
+          (goOn) => {
+            if (goOn) child.stdout.resume();
+            else stopReading();
+          },
+          (err: unknown) => {
+            failure ??= err instanceof Error ? err : new Error(String(err));
+            kill();
+            child.stdout.resume();
+          },
+        );
       }
     });
     child.stderr.setEncoding('utf8');

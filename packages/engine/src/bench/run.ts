@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { findFfmpeg } from '../adapters/binaries.js';
 import { fixtureFile } from '../eval/datasets.js';
@@ -10,18 +11,39 @@ import { transcribe } from '../pipeline.js';
 import type { EngineStage } from '../pipeline-types.js';
 
 /**
- * `npm run bench`: end-to-end wall time per stage on a 30 s clip, cold (model load included)
- * and warm, the real-time factor and the peak resident memory. Prints figures; asserts nothing.
- * The clip is a real recording (the GuitarSet excerpt, looped to 30 s) in an mp4 with a picture,
- * made with ffmpeg, so probing and decoding are measured as a user's upload would be.
+ * `npm run bench`: end-to-end wall time per stage, cold (a fresh process, model load included)
+ * and warm, the real-time factor and the peak resident memory, for a 30 s clip and for a
+ * 10-minute video. Prints figures and writes them as JSON (default
+ * packages/engine/bench-results/latest.json, `--out FILE`); asserts nothing.
+ *
+ * The clips are a real recording (the GuitarSet excerpt, looped) in an mp4 with a picture, made
+ * with the project's ffmpeg, so probing and decoding are measured as a user's upload would be.
+ * Each clip is measured in its own child process, so that its peak RSS is its own.
+ *
+ *   npm run bench -- [--out FILE] [--only 30s|10min]
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
 const source = fixtureFile(repoRoot, 'guitarset/00_BN1-129-Eb_comp_mic.wav');
-const CLIP_SECONDS = 30;
+const exec = promisify(execFile);
 
-function makeClip(dir: string): string {
-  const out = path.join(dir, 'bench-30s.mp4');
+interface Case {
+  name: string;
+  seconds: number;
+  /** Warm runs after the cold one; the fastest is reported. */
+  warmRuns: number;
+  /** Picture of the generated video: small for the long one, whose encoding is not measured. */
+  size: string;
+  fps: number;
+}
+
+const CASES: Case[] = [
+  { name: '30s', seconds: 30, warmRuns: 3, size: '640x360', fps: 30 },
+  { name: '10min', seconds: 600, warmRuns: 1, size: '320x180', fps: 10 },
+];
+
+function makeClip(dir: string, c: Case): string {
+  const out = path.join(dir, `bench-${c.name}.mp4`);
   const result = spawnSync(
     findFfmpeg(),
     [
@@ -32,13 +54,13 @@ function makeClip(dir: string): string {
       '-f',
       'lavfi',
       '-i',
-      `color=c=0x202830:s=640x360:r=30:d=${CLIP_SECONDS}`,
+      `color=c=0x202830:s=${c.size}:r=${c.fps}:d=${c.seconds}`,
       '-stream_loop',
       '-1',
       '-i',
       source,
       '-t',
-      String(CLIP_SECONDS),
+      String(c.seconds),
       '-map',
       '0:v',
       '-map',
@@ -62,19 +84,34 @@ function makeClip(dir: string): string {
   return out;
 }
 
+type Stages = Partial<Record<EngineStage, number>>;
+
 interface Run {
   total: number;
-  stages: Partial<Record<EngineStage, number>>;
+  /** CPU seconds of this process (all its threads) during the run: less sensitive to a busy machine. */
+  cpu: number;
+  stages: Stages;
   notes: number;
 }
 
+interface CaseResult {
+  name: string;
+  clipSeconds: number;
+  cold: Run;
+  warm: Run;
+  warmRuns: number[];
+  realTimeFactor: number;
+  peakRssMb: number;
+}
+
 async function run(file: string): Promise<Run> {
-  const stages: Partial<Record<EngineStage, number>> = {};
+  const stages: Stages = {};
   const clock: { stage: EngineStage | null; since: number } = {
     stage: null,
     since: performance.now(),
   };
   const started = clock.since;
+  const cpuBefore = process.cpuUsage();
   const close = (now: number) => {
     if (clock.stage) stages[clock.stage] = (stages[clock.stage] ?? 0) + (now - clock.since) / 1000;
   };
@@ -87,45 +124,105 @@ async function run(file: string): Promise<Run> {
   });
   const end = performance.now();
   close(end);
-  return { total: (end - started) / 1000, stages, notes: result.notes.length };
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    total: (end - started) / 1000,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    stages,
+    notes: result.notes.length,
+  };
+}
+
+/** In the child: one clip, cold then warm, in this fresh process. Prints its result as JSON. */
+async function measure(c: Case, file: string): Promise<void> {
+  const cold = await run(file);
+  const warm: Run[] = [];
+  for (let i = 0; i < c.warmRuns; i += 1) warm.push(await run(file));
+  const best = warm.reduce((a, b) => (b.total < a.total ? b : a));
+  const result: CaseResult = {
+    name: c.name,
+    clipSeconds: c.seconds,
+    cold,
+    warm: best,
+    warmRuns: warm.map((r) => r.total),
+    realTimeFactor: best.total / c.seconds,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 const fmt = (s: number | undefined) => (s === undefined ? '   -  ' : s.toFixed(2).padStart(6));
 
-async function main() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
-  try {
-    const clip = makeClip(dir);
-    const cold = await run(clip);
-    const warm: Run[] = [];
-    for (let i = 0; i < 3; i += 1) warm.push(await run(clip));
-    const best = warm.reduce((a, b) => (b.total < a.total ? b : a));
-    const peakMb = process.resourceUsage().maxRSS / 1024;
+function print(r: CaseResult): void {
+  console.log(`\n${r.name} clip (${r.clipSeconds} s, mp4, H.264 + AAC)`);
+  console.log('stage                  cold s  warm s');
+  const stageNames = Object.keys({ ...r.cold.stages, ...r.warm.stages }) as EngineStage[];
+  for (const stage of stageNames)
+    console.log(`${stage.padEnd(22)} ${fmt(r.cold.stages[stage])}  ${fmt(r.warm.stages[stage])}`);
+  console.log(`${'total'.padEnd(22)} ${fmt(r.cold.total)}  ${fmt(r.warm.total)}`);
+  console.log(`${'CPU seconds'.padEnd(22)} ${fmt(r.cold.cpu)}  ${fmt(r.warm.cpu)}`);
+  console.log(`warm runs: ${r.warmRuns.map((t) => t.toFixed(2)).join(', ')} s`);
+  console.log(`real-time factor (warm): ${r.realTimeFactor.toFixed(4)}`);
+  console.log(`peak RSS: ${r.peakRssMb} MB`);
+  console.log(`notes: ${r.warm.notes}`);
+}
 
-    const stageNames = Object.keys({ ...cold.stages, ...best.stages }) as EngineStage[];
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' },
+      only: { type: 'string' },
+      child: { type: 'string' },
+      file: { type: 'string' },
+    },
+  });
+  if (values.child !== undefined && values.file !== undefined) {
+    const c = CASES.find((x) => x.name === values.child);
+    if (!c) throw new Error(`unknown case ${values.child}`);
+    await measure(c, values.file);
+    return;
+  }
+  const cases = CASES.filter((c) => values.only === undefined || c.name === values.only);
+  const out = path.resolve(
+    values.out ?? path.join(repoRoot, 'packages/engine/bench-results/latest.json'),
+  );
+  const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
+  const results: CaseResult[] = [];
+  try {
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
     console.log(
-      `riffscribe engine benchmark: ${CLIP_SECONDS} s clip (mp4, H.264 + AAC), ${process.env.UV_THREADPOOL_SIZE ?? 'default'} threadpool`,
+      `riffscribe engine benchmark (${process.arch}, ${availableParallelism()} CPUs, node ${process.version}); load average ${load()}`,
     );
-    console.log('stage                  cold s  warm s');
-    for (const stage of stageNames) {
-      console.log(`${stage.padEnd(22)} ${fmt(cold.stages[stage])}  ${fmt(best.stages[stage])}`);
+    for (const c of cases) {
+      const clip = makeClip(dir, c);
+      const { stdout } = await exec(
+        process.execPath,
+        [fileURLToPath(import.meta.url), '--child', c.name, '--file', clip],
+        { maxBuffer: 1024 * 1024 },
+      );
+      const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as CaseResult;
+      results.push(result);
+      print(result);
+      rmSync(clip, { force: true });
     }
-    console.log(`${'total'.padEnd(22)} ${fmt(cold.total)}  ${fmt(best.total)}`);
-    console.log(`warm runs: ${warm.map((r) => r.total.toFixed(2)).join(', ')} s`);
-    console.log(`real-time factor (warm): ${(best.total / CLIP_SECONDS).toFixed(3)}`);
-    console.log(`peak RSS: ${peakMb.toFixed(0)} MB`);
-    console.log(`notes: ${best.notes}`);
+    const short = results.find((r) => r.name === '30s');
+    const long = results.find((r) => r.name === '10min');
+    if (short && long)
+      console.log(
+        `\n10-minute peak RSS / 30 s peak RSS: ${(long.peakRssMb / short.peakRssMb).toFixed(2)}`,
+      );
     console.log(
-      JSON.stringify({
-        clipSeconds: CLIP_SECONDS,
-        coldSeconds: cold.total,
-        warmSeconds: best.total,
-        realTimeFactor: best.total / CLIP_SECONDS,
-        peakRssMb: Math.round(peakMb),
-        coldStages: cold.stages,
-        warmStages: best.stages,
-      }),
+      `load average at the end: ${load()} (well above the number of CPUs: other work shared them)`,
     );
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(
+      out,
+      `${JSON.stringify({ date: new Date().toISOString(), cpus: availableParallelism(), loadAverage: loadavg(), results }, null, 2)}\n`,
+    );
+    console.log(`wrote ${out}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

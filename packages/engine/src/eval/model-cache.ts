@@ -18,6 +18,8 @@ const CACHE_DIR = path.join(os.tmpdir(), 'riffscribe-model-cache');
 /** Basic Pitch's output for a clip (mono, 22050 Hz), cached by a hash of its samples. */
 export async function cachedModelOutput(audio: Float32Array): Promise<ModelOutput> {
   const key = createHash('sha256')
+    // The model is part of the key: outputs of an earlier runtime are not reused.
+    .update('basic-pitch nmp.onnx')
     .update(new Uint8Array(audio.buffer, audio.byteOffset, audio.byteLength))
     .digest('hex')
     .slice(0, 16);

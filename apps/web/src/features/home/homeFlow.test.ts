@@ -129,4 +129,18 @@ describe('labels', () => {
     expect(stageText('extracting_audio')).toBe('Extracting audio');
     expect(stageText('')).toBe('Queued');
   });
+
+  it('passes over an in-progress answer older than the one shown (stream and polling race)', () => {
+    const ahead = homeReducer(started, {
+      type: 'status',
+      status: status({ stage: 'detecting_chords', progress: 90 }),
+    });
+    expect(homeReducer(ahead, { type: 'status', status: status({ progress: 40 }) })).toBe(ahead);
+    expect(
+      homeReducer(ahead, {
+        type: 'status',
+        status: status({ status: 'completed', progress: 100 }),
+      }),
+    ).toMatchObject({ kind: 'processing', completing: true });
+  });
 });

@@ -90,6 +90,10 @@ export function homeReducer(state: HomeState, action: HomeAction): HomeState {
       if (state.kind !== 'processing' || state.completing) return state;
       const s = action.status;
       if (s.jobId !== state.job.jobId) return state;
+      // Two sources report (the live stream and check-status polling): an in-progress answer
+      // older than what is shown would move the bar back, so it is passed over.
+      const inProgress = s.status !== 'completed' && s.status !== 'failed';
+      if (inProgress && percent(s.progress) < state.job.progress) return state;
       const job: JobView = {
         ...state.job,
         requestId: s.requestId || state.job.requestId,

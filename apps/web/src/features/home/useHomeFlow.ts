@@ -57,7 +57,8 @@ async function loadJob(jobId: string): Promise<HomeAction> {
 /**
  * The home page's state machine with its side effects: the jobId/job_id and reset=1 query
  * parameters, loading a job by id, polling check-status every 10 s while processing (poll
- * errors are only logged) and the 2 s pause before success on desktop (none on mobile).
+ * errors are only logged), the live status stream beside it (GET /api/job-status-stream) and
+ * the 2 s pause before success on desktop (none on mobile).
  */
 export function useHomeFlow(options: { signedIn: boolean; isMobile: boolean }) {
   const { signedIn, isMobile } = options;
@@ -128,6 +129,34 @@ export function useHomeFlow(options: { signedIn: boolean; isMobile: boolean }) {
     }, STATUS_POLL_INTERVAL_MS);
     return () => {
       window.clearInterval(timer);
+    };
+  }, [pollingJobId]);
+
+  // The live channel: each stage as it finishes, and the lesson as soon as it is ready. The
+  // check-status polling above keeps running beside it, so a stream that cannot open or drops
+  // leaves the page where the spec puts it, without an error shown.
+  useEffect(() => {
+    if (!pollingJobId) return;
+    const controller = new AbortController();
+    api
+      .watchStatus(
+        pollingJobId,
+        (status) => {
+          dispatch({ type: 'status', status });
+        },
+        controller.signal,
+      )
+      .then(
+        (ended) => {
+          if (!ended) console.info('job status stream closed; check-status polling continues');
+        },
+        (error: unknown) => {
+          if (!controller.signal.aborted)
+            console.info('job status stream failed; check-status polling continues', error);
+        },
+      );
+    return () => {
+      controller.abort();
     };
   }, [pollingJobId]);
 
