@@ -6,13 +6,17 @@ def _zero_logp(n):
     return [[0.0] * 6 for _ in range(n)]
 
 
+def _frets_sum(gf, cand):
+    return sum(gf[j][s - 1] for j, s in enumerate(cand[0]) if s > 0)
+
+
 def lowest_fret(group_list, frets):
     """Each group on the fingering with the smallest sum of frets (distinct strings)."""
     out = [0] * len(frets)
     for members in group_list:
         gf = [frets[i] for i in members]
         cands = candidates(gf, _zero_logp(len(members)))
-        best = min(cands, key=lambda c: sum(gf[j][s - 1] for j, s in enumerate(c[0])))
+        best = min(cands, key=lambda c: _frets_sum(gf, c))
         for j, i in enumerate(members):
             out[i] = best[0][j]
     return out
@@ -27,12 +31,11 @@ def box_rule(group_list, frets):
     for members in group_list:
         gf = [frets[i] for i in members]
         cands = candidates(gf, _zero_logp(len(members)))
-        cost = lambda c: sum(gf[j][s - 1] for j, s in enumerate(c[0]))
         fits = [c for c in cands if c[2] is None or (p is not None and c[2] >= p and c[3] <= p + 3)]
         if fits:
-            best = min(fits, key=cost)
+            best = min(fits, key=lambda c: _frets_sum(gf, c))
         else:
-            best = min(cands, key=cost)
+            best = min(cands, key=lambda c: _frets_sum(gf, c))
         if best[2] is not None and not (p is not None and best[2] >= p and best[3] <= p + 3):
             p = best[2] if best[3] - best[2] <= 3 else best[3] - 3
         for j, i in enumerate(members):

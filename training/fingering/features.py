@@ -131,17 +131,24 @@ def stitch(n, starts, window_outputs):
 def candidates(group_frets, logp):
     """Fingerings of one group: one distinct string per note, fretted span <= CHORD_SPAN.
     group_frets: per note, 6 frets or None; logp: per note, 6 log-probabilities.
-    Returns list of (strings tuple, score, lo, hi); falls back to ignoring the span if none."""
+    Returns a list of (strings tuple, score, lo, hi), in depth-first order (note by note, string
+    1 first). If none exists, the span rule is dropped, then the distinct-strings rule. A note no
+    string can play gets string 0 (left unplaced) and adds nothing."""
     n = len(group_frets)
     out = []
 
-    def walk(i, used, strings, score, lo, hi, span_rule):
+    def walk(i, used, strings, score, lo, hi, span_rule, distinct):
         if i == n:
             out.append((tuple(strings), score, lo, hi))
             return
+        if all(f is None for f in group_frets[i]):
+            strings.append(0)
+            walk(i + 1, used, strings, score, lo, hi, span_rule, distinct)
+            strings.pop()
+            return
         for k in range(6):
             f = group_frets[i][k]
-            if f is None or (used >> k) & 1:
+            if f is None or (distinct and (used >> k) & 1):
                 continue
             nlo, nhi = lo, hi
             if f > 0:
@@ -150,12 +157,13 @@ def candidates(group_frets, logp):
                 if span_rule and nhi - nlo > CHORD_SPAN:
                     continue
             strings.append(k + 1)
-            walk(i + 1, used | (1 << k), strings, score + logp[i][k], nlo, nhi, span_rule)
+            walk(i + 1, used | (1 << k), strings, score + logp[i][k], nlo, nhi, span_rule, distinct)
             strings.pop()
 
-    walk(0, 0, [], 0.0, None, None, True)
-    if not out:
-        walk(0, 0, [], 0.0, None, None, False)
+    for span_rule, distinct in ((True, True), (False, True), (False, False)):
+        walk(0, 0, [], 0.0, None, None, span_rule, distinct)
+        if out:
+            break
     return out
 
 
