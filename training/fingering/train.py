@@ -25,13 +25,13 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from baselines import box_rule, lowest_fret  # noqa: E402
 from data import corpus_dir, load_tracks  # noqa: E402
-from features import encode, frets_for, groups_of, viterbi  # noqa: E402
+from features import MAX_FRET, encode, frets_for, groups_of, viterbi  # noqa: E402
 from model import FingerNet  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 NOTE_NAMES = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'G#', 'A', 'Bb', 'B']
-PARAM_GRID = [dict(shift=s, move=m) for s in (0.5, 1.0, 2.0, 4.0, 8.0) for m in (0.0, 0.2, 0.5, 1.0)]
+PARAM_GRID = [dict(shift=s, move=m) for s in (0.5, 1.0, 2.0, 4.0, 8.0) for m in (0.0, 0.3, 1.0, 2.0)]
 SEQ, BATCH = 128, 32
 
 
@@ -56,10 +56,40 @@ def prepare(track):
         true_frets=np.array([n[3] for n in notes], dtype=np.int64),
         frets=[frets_for(p, tuning, capo) for p in pitches],
         x=encode(pitches, times, tuning, capo, track['program']),
-        groups=groups_of(times))
+        # training target: the tab's string, ignored where it is outside frets 0..24
+        labels=np.array([n[2] - 1 if 0 <= n[3] <= MAX_FRET else -100 for n in notes], dtype=np.int64),
+        groups=groups_of(times),
+        # for augmentation: open pitch of strings 1..6 and the onset gaps behind features 26-27
+        opens=np.array([tuning[6 - k] + capo for k in range(1, 7)], dtype=np.int64),
+        pitch_arr=np.array(pitches, dtype=np.int64))
 
 
 # ---------------------------------------------------------------------------------- training
+args_aug = dict(shift=True, tempo=True)
+
+
+def shift_window(x, y, p, s, e, k):
+    """The window transposed by k semitones with the same strings (every fret moves by k): the
+    shape of a passage, played elsewhere on the neck. Notes pushed off 0..24 lose their label."""
+    frets = p['pitch_arr'][s:e, None] + k - p['opens'][None, :]
+    valid = (frets >= 0) & (frets <= MAX_FRET)
+    x[:, 0:18:3] = valid
+    x[:, 1:18:3] = np.where(valid, frets / 12.0, 0.0)
+    x[:, 2:18:3] = valid & (frets == 0)
+    x[:, 18] = valid.sum(1) / 6.0
+    x[:, 35] += k / 24.0
+    lab = y.copy()
+    ok = lab >= 0
+    true_f = frets[np.arange(len(lab)), np.where(ok, lab, 0)]
+    y[:] = np.where(ok & (true_f >= 0) & (true_f <= MAX_FRET), lab, -100)
+
+
+def tempo_scaled(cols, factor):
+    """Onset-gap features (log1p(10 dt) / 4) with every gap multiplied by factor."""
+    dt = np.expm1(cols * 4.0) / 10.0
+    return (np.log1p(dt * factor * 10.0) / 4.0).astype(np.float32)
+
+
 def train_model(preps, steps, seed, log=None):
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -82,7 +112,12 @@ def train_model(preps, steps, seed, log=None):
             s = int(rng.integers(0, max(1, n - SEQ + 1)))
             e = min(n, s + SEQ)
             xb[b, :e - s] = p['x'][s:e]
-            yb[b, :e - s] = p['strings'][s:e] - 1
+            yb[b, :e - s] = p['labels'][s:e]
+            if args_aug.get('shift') and rng.random() < 0.5:
+                k = int(rng.choice([-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6, 7]))
+                shift_window(xb[b, :e - s], yb[b, :e - s], p, s, e, k)
+            if args_aug.get('tempo') and rng.random() < 0.5:
+                xb[b, :e - s, 26:28] = tempo_scaled(xb[b, :e - s, 26:28], float(rng.uniform(0.6, 1.6)))
             if rng.random() < 0.15:   # guitar type unknown
                 xb[b, :e - s, 32:35] = 0.0
             xb[b, :e - s, 25] += rng.integers(-3, 4) / 12.0   # register of the tuning
@@ -186,16 +221,19 @@ def run_split(name, train, test, args, base_preds, log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--corpus', help='real-tabs folder (default $RIFFSCRIBE_REAL_TABS or ../shared/datasets/real-tabs)')
-    ap.add_argument('--steps', type=int, default=900, help='training steps per model (batch 32 x 128 notes)')
+    ap.add_argument('--steps', type=int, default=400, help='training steps per model (batch 32 x 128 notes)')
     ap.add_argument('--folds', type=int, default=5, help='k of the k-fold by song')
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--only', choices=['loso', 'kfold', 'none'], help='run one evaluation only')
     ap.add_argument('--loso', type=int, default=5, help='how many of the largest sources to leave out')
     ap.add_argument('--no-engine', action='store_true', help='skip the engine baseline (needs node)')
     ap.add_argument('--export', action='store_true', help='train on every source and write the ONNX model')
+    ap.add_argument('--no-aug', action='store_true', help='train without the shift and tempo augmentation')
     ap.add_argument('--results', default=os.path.join(HERE, 'results.json'))
     args = ap.parse_args()
     torch.set_num_threads(1)
+    if args.no_aug:
+        args_aug.update(shift=False, tempo=False)
     started = time.time()
     log = lambda m: print(m, flush=True)  # noqa: E731
 
