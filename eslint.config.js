@@ -20,6 +20,7 @@ const ioModules = [
   '@spotify/*',
   '@ffmpeg-installer/*',
   '@ffprobe-installer/*',
+  'onnxruntime-node',
 ];
 
 export default tseslint.config(
@@ -151,7 +152,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
 );
