@@ -12,7 +12,7 @@ from features import (CHORD_SPAN, CLOSE_DT, CLOSE_SPAN, GROUP_EPS, MAX_FRET, N_F
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 MODEL_DIR = os.path.join(REPO, 'packages', 'engine', 'models', 'fingering')
-PARITY = os.path.join(REPO, 'packages', 'engine', 'test', 'fixtures', 'fingering-parity.json')
+PARITY = os.path.join(REPO, 'packages', 'engine', 'test', 'golden', 'fingering-parity.json')
 
 
 def chosen_params(results):

@@ -128,7 +128,7 @@ def stitch(n, starts, window_outputs):
 # ----------------------------------------------------------------------------------------------
 # Decoder: Viterbi over the groups' fingerings with the hand's rules.
 
-def candidates(group_frets, logp):
+def candidates(group_frets, logp, fret_w=0.0):
     """Fingerings of one group: one distinct string per note, fretted span <= CHORD_SPAN.
     group_frets: per note, 6 frets or None; logp: per note, 6 log-probabilities.
     Returns a list of (strings tuple, score, lo, hi), in depth-first order (note by note, string
@@ -157,7 +157,8 @@ def candidates(group_frets, logp):
                 if span_rule and nhi - nlo > CHORD_SPAN:
                     continue
             strings.append(k + 1)
-            walk(i + 1, used | (1 << k), strings, score + logp[i][k], nlo, nhi, span_rule, distinct)
+            walk(i + 1, used | (1 << k), strings, score + logp[i][k] - fret_w * f / 12.0, nlo, nhi,
+                 span_rule, distinct)
             strings.pop()
 
     for span_rule, distinct in ((True, True), (False, True), (False, False)):
@@ -169,9 +170,10 @@ def candidates(group_frets, logp):
 
 def viterbi(group_list, frets, logp, times, params, pinned=None):
     """Best string per note. group_list: list of note-index lists; frets[i]: 6 frets or None;
-    logp[i]: 6 log-probabilities; params: dict(shift, move). pinned: {note index: string}.
+    logp[i]: 6 log-probabilities; params: dict(shift, move, fret: a cost per 12 frets of each
+    note, 0 if absent). pinned: {note index: string}.
     Returns list of strings (1..6) per note index."""
-    shift_w, move_w = params['shift'], params['move']
+    shift_w, move_w, fret_w = params['shift'], params['move'], params.get('fret', 0.0)
     prev = None  # list of (score, lo, hi, back)
     layers = []
     prev_time = None
@@ -181,7 +183,7 @@ def viterbi(group_list, frets, logp, times, params, pinned=None):
         if pinned:
             gf = [[(f if (pinned.get(i) is None or pinned[i] == k + 1) else None) for k, f in enumerate(gf[j])]
                   for j, i in enumerate(members)]
-        cands = candidates(gf, lp)
+        cands = candidates(gf, lp, fret_w)
         t = times[members[0]]
         dt = 10.0 if prev_time is None else t - prev_time
         prev_time = t
