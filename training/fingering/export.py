@@ -20,11 +20,11 @@ def chosen_params(results):
     picks = collections.Counter()
     for split in ('loso', 'kfold'):
         for r in results.get(split, {}).values():
-            picks[(r['params']['shift'], r['params']['move'])] += 1
+            picks[(r['params']['shift'], r['params']['move'], r['params'].get('fret', 0.0))] += 1
     if not picks:
-        return dict(shift=2.0, move=0.2)
-    (shift, move), _ = picks.most_common(1)[0]
-    return dict(shift=shift, move=move)
+        return dict(shift=2.0, move=1.0, fret=0.0)
+    (shift, move, fret), _ = picks.most_common(1)[0]
+    return dict(shift=shift, move=move, fret=fret)
 
 
 def parity_cases():
@@ -78,6 +78,7 @@ def export_final(preps, args, results, log):
     onnx.checker.check_model(onnx.load(path))
     decoder = dict(features=N_FEATURES, max_fret=MAX_FRET, group_eps=GROUP_EPS, chord_span=CHORD_SPAN,
                    close_dt=CLOSE_DT, close_span=CLOSE_SPAN, shift=params['shift'], move=params['move'],
+                   fret=params['fret'],
                    steps=args.steps, seed=args.seed)
     with open(os.path.join(MODEL_DIR, 'decoder.json'), 'w') as f:
         json.dump(decoder, f, indent=1)

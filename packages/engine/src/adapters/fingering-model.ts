@@ -39,7 +39,7 @@ async function load(): Promise<FingeringModel> {
   try {
     const decoder = JSON.parse(
       await readFile(path.join(FINGERING_MODEL_DIR, 'decoder.json'), 'utf8'),
-    ) as { shift: number; move: number; features: number };
+    ) as { shift: number; move: number; fret?: number; features: number };
     if (decoder.features !== N_FEATURES) {
       throw new Error(
         `model expects ${decoder.features} features, the engine encodes ${N_FEATURES}`,
@@ -50,7 +50,7 @@ async function load(): Promise<FingeringModel> {
       { intraOpNumThreads: 1, interOpNumThreads: 1 },
     );
     return {
-      weights: { shift: decoder.shift, move: decoder.move },
+      weights: { shift: decoder.shift, move: decoder.move, fret: decoder.fret ?? 0 },
       async score(features, n) {
         if (n === 0) return new Float32Array(0);
         const input = new ort.Tensor('float32', features, [1, N_FEATURES, n]);

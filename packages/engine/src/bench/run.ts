@@ -8,12 +8,14 @@ import { findFfmpeg } from '../adapters/binaries.js';
 import { fixtureFile } from '../eval/datasets.js';
 import { transcribe } from '../pipeline.js';
 import type { EngineStage } from '../pipeline-types.js';
+import { benchFingering } from './fingering.js';
 
 /**
  * `npm run bench`: end-to-end wall time per stage on a 30 s clip, cold (model load included)
  * and warm, the real-time factor and the peak resident memory. Prints figures; asserts nothing.
  * The clip is a real recording (the GuitarSet excerpt, looped to 30 s) in an mp4 with a picture,
- * made with ffmpeg, so probing and decoding are measured as a user's upload would be.
+ * made with ffmpeg, so probing and decoding are measured as a user's upload would be. First, the
+ * learned fingering alone on a 30 s clip's notes and a 10-minute lesson's (model load excluded).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
@@ -93,6 +95,7 @@ async function run(file: string): Promise<Run> {
 const fmt = (s: number | undefined) => (s === undefined ? '   -  ' : s.toFixed(2).padStart(6));
 
 async function main() {
+  const fingering = await benchFingering();
   const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
   try {
     const clip = makeClip(dir);
@@ -124,6 +127,7 @@ async function main() {
         peakRssMb: Math.round(peakMb),
         coldStages: cold.stages,
         warmStages: best.stages,
+        fingering,
       }),
     );
   } finally {

@@ -8,7 +8,7 @@
  * CHORD_SPAN frets; two groups at most CLOSE_DT apart span at most CLOSE_SPAN frets together
  * (unless no fingering allows it); frets 0..maxFret; pinned notes keep their string.
  * Soft: moving the hand costs `shift` per fret the two groups' frets spread beyond a four-fret
- * box and `move` per fret the lowest fretted fret moves.
+ * box and `move` per fret the lowest fretted fret moves; each note pays `fret` per 12 frets.
  */
 
 /** Fretted frets of one group span at most this many frets. */
@@ -22,6 +22,8 @@ export const CLOSE_SPAN = 7;
 export interface DecoderWeights {
   shift: number;
   move: number;
+  /** Cost per 12 frets of every note's fret (a mild pull toward the nut); 0 when absent. */
+  fret?: number;
 }
 
 /** One fingering of a group: string per note (0 = no string reaches it), score, fretted range. */
@@ -40,6 +42,7 @@ export interface Candidate {
 export function candidatesOf(
   groupFrets: readonly (readonly (number | null)[])[],
   logp: readonly (readonly number[])[],
+  fretWeight = 0,
 ): Candidate[] {
   const n = groupFrets.length;
   const out: Candidate[] = [];
@@ -75,7 +78,8 @@ export function candidatesOf(
         if (spanRule && nhi - nlo > CHORD_SPAN) continue;
       }
       strings.push(k + 1);
-      walk(i + 1, used | (1 << k), score + (logp[i]?.[k] ?? 0), nlo, nhi, spanRule, distinct);
+      const emission = (logp[i]?.[k] ?? 0) - (fretWeight * f) / 12;
+      walk(i + 1, used | (1 << k), score + emission, nlo, nhi, spanRule, distinct);
       strings.pop();
     }
   };
@@ -122,6 +126,7 @@ export function viterbiStrings(
     const cands = candidatesOf(
       gf,
       members.map((i) => logp[i] ?? []),
+      weights.fret ?? 0,
     );
     const t = times[members[0] ?? 0] ?? 0;
     const dt = prevTime === null ? 10 : t - prevTime;
