@@ -18,7 +18,7 @@ PARITY = os.path.join(REPO, 'packages', 'engine', 'test', 'golden', 'fingering-p
 def chosen_params(results):
     """The decoder weights chosen most often on the inner validation sets of the evaluation runs."""
     picks = collections.Counter()
-    for split in ('loso', 'kfold'):
+    for split in ('loso', 'kfold', 'loso_from_files', 'kfold_from_files'):
         for r in results.get(split, {}).values():
             picks[(r['params']['shift'], r['params']['move'], r['params'].get('fret', 0.0))] += 1
     if not picks:
@@ -67,7 +67,16 @@ def export_final(preps, args, results, log):
     from train import predict, train_model
     params = chosen_params(results)
     log(f'\nFinal model on every source ({sum(len(p["pitches"]) for p in preps)} notes), decoder {params}')
-    model = train_model(preps, args.steps, seed=args.seed, log=log)
+    if args.final_state and os.path.exists(args.final_state):
+        from model import FingerNet
+        model = FingerNet()
+        model.load_state_dict(torch.load(args.final_state))
+        model.eval()
+        log(f'loaded the final network from {args.final_state}')
+    else:
+        model = train_model(preps, args.steps, seed=args.seed, log=log)
+        if args.final_state:
+            torch.save(model.state_dict(), args.final_state)
     os.makedirs(MODEL_DIR, exist_ok=True)
     path = os.path.join(MODEL_DIR, 'fingering.onnx')
     dummy = torch.zeros(1, N_FEATURES, 40)

@@ -35,7 +35,7 @@ NOTE_NAMES = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'G#', 'A', 'Bb', 'B']
 PARAM_START = dict(shift=2.0, move=1.0, fret=0.0)
 PARAM_AXES = (('fret', (0.0, 1.0, 2.0, 4.0)), ('shift', (0.5, 1.0, 2.0, 4.0, 8.0)),
               ('move', (0.0, 0.3, 1.0, 2.0)))
-VAL_NOTES = 15000
+VAL_NOTES = 10000
 SEQ, BATCH = 128, 32
 
 
@@ -219,7 +219,7 @@ def run_split(name, train, test, args, base_preds, log):
         return cache[key]
 
     best = dict(PARAM_START)
-    for _ in range(2):
+    for _ in range(1):
         for name, values in PARAM_AXES:
             scored = [(val_acc({**best, name: v}), v) for v in values]
             best[name] = max(scored, key=lambda sv: sv[0])[1]   # first of equals
@@ -252,6 +252,10 @@ def main():
     ap.add_argument('--export', action='store_true', help='train on every source and write the ONNX model')
     ap.add_argument('--no-aug', action='store_true', help='train without the tempo augmentation')
     ap.add_argument('--shift-aug', action='store_true', help='also move training windows along the neck')
+    ap.add_argument('--final-state', help='with --export: load the final network from this torch file '
+                    'if it exists, else train it and save it there')
+    ap.add_argument('--decoder-from', nargs='*', default=[],
+                    help='with --export: earlier results files whose chosen decoder weights to use')
     ap.add_argument('--results', default=os.path.join(HERE, 'results.json'))
     args = ap.parse_args()
     torch.set_num_threads(1)
@@ -296,6 +300,11 @@ def main():
             r.pop('model')
             results['kfold'][f'fold {k + 1}'] = r
     summarize(results, log)
+    for path in args.decoder_from:
+        with open(path) as f:
+            earlier = json.load(f)
+        for split in ('loso', 'kfold'):
+            results.setdefault(split + '_from_files', {}).update(earlier.get(split, {}))
     if args.export:
         from export import export_final
         export_final(preps, args, results, log)
