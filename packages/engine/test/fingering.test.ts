@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +130,43 @@ describe('learned fingering: tabs written by the project', () => {
     custom.forEach((o, i) => {
       expect(tuning[6 - o.string!]! + o.fret!).toBe(c.notes[i]!.pitch);
     });
+  });
+});
+
+describe('riffscribe fingering IN OUT', () => {
+  const cli = path.resolve(here, '../dist/cli.js');
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
+
+  it('is listed in --help', () => {
+    expect(run(['--help']).stdout).toMatch(/riffscribe fingering <notes\.json> <out\.json>/);
+  });
+
+  it('writes the same notes in the same order with string, fret and confidence', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-fingering-'));
+    try {
+      const c = tabs.cases[0]!;
+      // Reversed, so that the order kept is the input's, not time order.
+      const notes = c.notes.map(({ time, end, pitch }) => ({ time, end, pitch })).reverse();
+      writeFileSync(
+        path.join(dir, 'in.json'),
+        JSON.stringify({ tuning: c.tuning, capo: 0, notes }),
+      );
+      const r = run(['fingering', path.join(dir, 'in.json'), path.join(dir, 'out.json')]);
+      expect(r.status).toBe(0);
+      const out = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as {
+        notes: { time: number; pitch: number; string: number; fret: number; confidence: number }[];
+      };
+      expect(out.notes.map((n) => [n.time, n.pitch])).toEqual(notes.map((n) => [n.time, n.pitch]));
+      for (const n of out.notes) {
+        expect(c.tuning[6 - n.string]! + n.fret).toBe(n.pitch);
+        expect(n.confidence).toBeGreaterThan(0);
+      }
+      const bad = run(['fingering', path.join(dir, 'missing.json')]);
+      expect(bad.status).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
