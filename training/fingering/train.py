@@ -220,9 +220,9 @@ def run_split(name, train, test, args, base_preds, log):
 
     best = dict(PARAM_START)
     for _ in range(1):
-        for name, values in PARAM_AXES:
-            scored = [(val_acc({**best, name: v}), v) for v in values]
-            best[name] = max(scored, key=lambda sv: sv[0])[1]   # first of equals
+        for axis, values in PARAM_AXES:
+            scored = [(val_acc({**best, axis: v}), v) for v in values]
+            best[axis] = max(scored, key=lambda sv: sv[0])[1]   # first of equals
     best_acc = val_acc(best)
     scores = {k: Score() for k in ('model', 'net argmax', 'lowest fret', 'box rule', 'engine')}
     for p in test:
