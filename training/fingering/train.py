@@ -31,7 +31,7 @@ from model import FingerNet  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 NOTE_NAMES = ['C', 'C#', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'G#', 'A', 'Bb', 'B']
-# Decoder weights: start, then each axis in turn (twice), on the held-back training songs.
+# Decoder weights: start, then each axis in turn, on the held-back training songs.
 PARAM_START = dict(shift=2.0, move=1.0, fret=0.0)
 PARAM_AXES = (('fret', (0.0, 1.0, 2.0, 4.0)), ('shift', (0.5, 1.0, 2.0, 4.0, 8.0)),
               ('move', (0.0, 0.3, 1.0, 2.0)))
