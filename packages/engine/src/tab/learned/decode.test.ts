@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHORD_SPAN, candidatesOf, viterbiStrings } from './decode.js';
+import { CHORD_SPAN, MAX_CANDIDATES, candidatesOf, viterbiStrings } from './decode.js';
 import { fretsFor, groupsOf, type FingeringSetup } from './features.js';
 
 /** A seeded generator (mulberry32), so that the random clips are the same every run. */
@@ -126,6 +126,18 @@ describe('learned fingering decoder', () => {
       const f = frets[i]?.[s - 1] ?? -1;
       expect(setup.tuning[6 - s]! + 3 + f).toBe(clip.pitches[i]);
     });
+  });
+
+  it('keeps at most MAX_CANDIDATES fingerings of a group, the best ones', () => {
+    // Six pitches no hand can hold within the span rule: every distinct-string assignment counts.
+    const pitches = [52, 55, 57, 59, 62, 64];
+    const frets = pitches.map((p) => fretsFor(p, STANDARD));
+    const logp = pitches.map((_, i) => [0, 1, 2, 3, 4, 5].map((k) => -((i + k) % 6) / 3));
+    const all = candidatesOf(frets, logp);
+    expect(all.length).toBeLessThanOrEqual(MAX_CANDIDATES);
+    for (let j = 1; j < all.length; j += 1) {
+      expect(all[j]!.score).toBeLessThanOrEqual(all[j - 1]!.score);
+    }
   });
 
   it('follows the model where no rule is at stake', () => {

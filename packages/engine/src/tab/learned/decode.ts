@@ -18,6 +18,9 @@ export const CLOSE_DT = 0.1;
 /** ... span at most this many frets together. */
 export const CLOSE_SPAN = 7;
 
+/** Fingerings kept per group, best first: bounds the search on dense made-up chords. */
+export const MAX_CANDIDATES = 48;
+
 /** Weights of the soft rules (decoder.json beside the model). */
 export interface DecoderWeights {
   shift: number;
@@ -38,6 +41,7 @@ export interface Candidate {
  * Fingerings of one group: a distinct string per note, fretted span at most CHORD_SPAN, in
  * depth-first order (note by note, string 1 first). When none exists the span rule is dropped,
  * then the distinct-strings rule. A note no string can play gets string 0 and adds nothing.
+ * Beyond MAX_CANDIDATES, the best MAX_CANDIDATES by score are kept (stable).
  */
 export function candidatesOf(
   groupFrets: readonly (readonly (number | null)[])[],
@@ -91,6 +95,9 @@ export function candidatesOf(
     walk(0, 0, 0, null, null, spanRule, distinct);
     if (out.length > 0) break;
   }
+  // Array.prototype.sort is stable: equal scores keep the enumeration order, as in Python.
+  if (out.length > MAX_CANDIDATES)
+    return out.sort((a, b) => b.score - a.score).slice(0, MAX_CANDIDATES);
   return out;
 }
 
