@@ -19,6 +19,7 @@ const ioModules = [
   'onnxruntime-node',
   '@ffmpeg-installer/*',
   '@ffprobe-installer/*',
+  'onnxruntime-node',
 ];
 
 export default tseslint.config(
@@ -150,7 +151,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

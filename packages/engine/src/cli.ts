@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -9,13 +9,23 @@ import {
   uploadConfigSchema,
   type UploadConfig,
 } from '@riffscribe/core';
+import { fingerNotes } from './adapters/fingering-model.js';
 import { EngineError } from './errors.js';
+import { FingeringInputError, parseFingeringInput } from './tab/learned/input.js';
 import { transcribe } from './pipeline.js';
 import { renderAsciiTab } from './render/ascii-tab.js';
 
 const USAGE = `Usage: riffscribe transcribe <video-or-audio> [options]
+       riffscribe fingering <notes.json> <out.json>
 
-Options:
+fingering: string and fret for every note of a pitch list, by the learned fingering model under
+the hand's rules. Reads {"tuning":[six MIDI pitches low to high],"capo":N,
+"notes":[{"time":s,"end":s,"pitch":midi}]} (optional: "frets" highest usable fret, default 24;
+"guitar" nylon|steel|electric; a note's "pin" keeps it on that string) and writes
+{"notes":[...]}, the same notes in the same order with "string" (1 = highest), "fret" (relative
+to the capo) and "confidence" (0-1); string and fret are null where no string reaches the pitch.
+
+transcribe options:
   --capo N          capo fret, 0-12 (default 0)
   --tuning T        ${TUNING_PRESETS.map((t) => t.id).join('|')} or six MIDI pitches low to high,
                     e.g. 40,45,50,55,59,64 (default standard)
@@ -70,6 +80,38 @@ export function configFromArgs(values: {
   return parsed.data;
 }
 
+/** `riffscribe fingering IN OUT`: a JSON note list in, the same notes with string and fret out. */
+async function fingering(input: string | undefined, rest: string[]): Promise<number> {
+  const [output, ...extra] = rest;
+  if (input === undefined || output === undefined || extra.length > 0) {
+    throw new UsageError('Expected: fingering <notes.json> <out.json>.');
+  }
+  let parsed;
+  try {
+    parsed = parseFingeringInput(JSON.parse(await readFile(input, 'utf8')));
+  } catch (error) {
+    if (error instanceof FingeringInputError || error instanceof SyntaxError) {
+      throw new UsageError(`${input}: ${error.message}`);
+    }
+    throw error;
+  }
+  const started = performance.now();
+  const placed = await fingerNotes(parsed.notes, parsed.setup, parsed.guitar, parsed.pinned);
+  const notes = parsed.notes.map((note, i) => {
+    const p = placed[i];
+    return {
+      ...note,
+      string: p?.string ?? null,
+      fret: p?.fret ?? null,
+      confidence: Math.round((p?.confidence ?? 0) * 1000) / 1000,
+    };
+  });
+  await writeFile(output, JSON.stringify({ notes }));
+  const ms = (performance.now() - started).toFixed(0);
+  process.stderr.write(`Fingered ${notes.length} notes in ${ms} ms; wrote ${output}\n`);
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -89,9 +131,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, file, ...rest] = positionals;
+  if (command === 'fingering') return fingering(file, rest);
   if (command !== 'transcribe' || file === undefined || rest.length > 0) {
     throw new UsageError(
-      command === undefined ? 'Say what to do: transcribe <file>.' : 'Expected: transcribe <file>.',
+      command === undefined
+        ? 'Say what to do: transcribe <file> or fingering <in> <out>.'
+        : 'Expected: transcribe <file> or fingering <in> <out>.',
     );
   }
   const config = configFromArgs(values);

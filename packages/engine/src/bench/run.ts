@@ -9,6 +9,7 @@ import { findFfmpeg } from '../adapters/binaries.js';
 import { fixtureFile } from '../eval/datasets.js';
 import { transcribe } from '../pipeline.js';
 import type { EngineStage } from '../pipeline-types.js';
+import { benchFingering } from './fingering.js';
 
 /**
  * `npm run bench`: end-to-end wall time per stage, cold (a fresh process, model load included)
@@ -19,6 +20,9 @@ import type { EngineStage } from '../pipeline-types.js';
  * The clips are a real recording (the GuitarSet excerpt, looped) in an mp4 with a picture, made
  * with the project's ffmpeg, so probing and decoding are measured as a user's upload would be.
  * Each clip is measured in its own child process, so that its peak RSS is its own.
+ *
+ * First, the learned fingering alone on a 30 s clip's notes and a 10-minute lesson's (model load
+ * excluded).
  *
  *   npm run bench -- [--out FILE] [--only 30s|10min]
  */
@@ -186,6 +190,7 @@ async function main() {
   const out = path.resolve(
     values.out ?? path.join(repoRoot, 'packages/engine/bench-results/latest.json'),
   );
+  const fingering = await benchFingering();
   const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
   const results: CaseResult[] = [];
   try {
@@ -220,7 +225,7 @@ async function main() {
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
       out,
-      `${JSON.stringify({ date: new Date().toISOString(), cpus: availableParallelism(), loadAverage: loadavg(), results }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), cpus: availableParallelism(), loadAverage: loadavg(), fingering, results }, null, 2)}\n`,
     );
     console.log(`wrote ${out}`);
   } finally {
