@@ -178,6 +178,8 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
             onZoom={(zoom) => {
               dispatch({ type: 'zoomWheel', zoom });
             }}
+            tuning={tuning}
+            capo={capo}
           />
           <SeekSlider bus={bus} duration={duration} onSeek={controls.seek} />
           <div className="lp-bottom">

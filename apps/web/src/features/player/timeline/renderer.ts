@@ -2,9 +2,16 @@ import type { ChordEvent } from '@riffscribe/core';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
 import { drawFrets, drawGlyphs, drawStaff } from './draw';
-import { buildGlyphs, chordLabelMask, fretGlyph, type FretGlyph } from './glyphs';
+import {
+  FRET_FONT_PX,
+  buildGlyphs,
+  chordLabelMask,
+  chordLabelWidth,
+  fretGlyph,
+  type FretGlyph,
+} from './glyphs';
 import { timelineLayout, type TimelineLayout } from './layout';
-import { rulerTicks, type TimelineView } from './scale';
+import { STAFF_GUTTER, rulerTicks, type TimelineView } from './scale';
 import type { CanvasTheme } from './theme';
 
 /** Content width of one cached tile, CSS px. */
@@ -23,6 +30,16 @@ export interface TimelineContent {
 
 type Tile = HTMLCanvasElement | OffscreenCanvas;
 
+/** A piece of text the timeline drew, in CSS px from the canvas's top left corner. */
+export interface DrawnText {
+  kind: 'fret' | 'chord';
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 /**
  * Draws the timeline. The static tab (lanes, strings, ruler, notes and technique glyphs) is drawn
  * once into tiles of 512 CSS px and cached; each frame only copies the visible tiles and draws
@@ -37,6 +54,7 @@ export class TimelineRenderer {
   private width = 0;
   private dpr = 1;
   private readonly tiles = new Map<number, Tile>();
+  private lastView: TimelineView | null = null;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext('2d', { alpha: false });
@@ -78,6 +96,7 @@ export class TimelineRenderer {
     const content = this.content;
     const { ctx, dpr, layout } = this;
     if (!content) return;
+    this.lastView = view;
     const scrollDevice = Math.round(view.scrollX * dpr);
     const first = Math.floor(view.scrollX / TILE_WIDTH);
     const last = Math.floor((view.scrollX + view.width) / TILE_WIDTH);
@@ -111,6 +130,54 @@ export class TimelineRenderer {
     ctx.lineTo(x, 8);
     ctx.closePath();
     ctx.fill();
+  }
+
+  /**
+   * The fret numbers (not the dots of notes too close to print one) and chord names of the last
+   * frame, where they are on the canvas: what a legibility check reads the pixels of.
+   */
+  drawnText(): DrawnText[] {
+    const content = this.content;
+    const view = this.lastView;
+    if (!content || !view) return [];
+    const { layout } = this;
+    const t0 = view.scrollX / content.zoom;
+    const t1 = (view.scrollX + view.width) / content.zoom;
+    const glyphs = buildGlyphs({
+      index: content.index,
+      chords: content.chords,
+      chordText: content.chordText,
+      chordLabels: this.chordLabels,
+      t0,
+      t1,
+      zoom: content.zoom,
+      layout,
+    });
+    const out: DrawnText[] = [];
+    const h = FRET_FONT_PX + 3;
+    for (const f of glyphs.frets) {
+      if (f.compact) continue;
+      out.push({
+        kind: 'fret',
+        text: f.text,
+        left: f.x - f.halfWidth - view.scrollX,
+        top: f.y - h / 2,
+        width: f.halfWidth * 2,
+        height: h,
+      });
+    }
+    for (const c of glyphs.chords) {
+      if (!c.text) continue;
+      out.push({
+        kind: 'chord',
+        text: c.text,
+        left: c.x - view.scrollX,
+        top: layout.chordY - 9,
+        width: chordLabelWidth(c.text),
+        height: 18,
+      });
+    }
+    return out.filter((t) => t.left >= STAFF_GUTTER && t.left + t.width <= view.width);
   }
 
   private tile(k: number, content: TimelineContent): Tile {

@@ -1,12 +1,17 @@
-import type { ChordEvent } from '@riffscribe/core';
+import type { ChordEvent, Tuning } from '@riffscribe/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
 import type { PlaybackBus } from '../playback/playbackBus';
-import { TimelineRenderer } from '../timeline/renderer';
+import { staffStringNames } from '../fretboard/labels';
+import { stringY, timelineLayout } from '../timeline/layout';
+import { TimelineRenderer, type DrawnText } from '../timeline/renderer';
 import { followScroll, xToTime, zoomFromWheel } from '../timeline/scale';
 import { readCanvasTheme } from '../timeline/theme';
 import { useCanvasSize, useColorScheme } from './useCanvasSize';
+
+/** The timeline's canvas, telling where its text was drawn in the last frame. */
+export type TimelineCanvasElement = HTMLCanvasElement & { drawnText?: () => DrawnText[] };
 
 /**
  * The tab timeline on canvas. It redraws on every animation frame the bus announces (only when
@@ -22,8 +27,10 @@ export function TimelineCanvas(props: {
   loop: Loop | null;
   onSeek: (time: number) => void;
   onZoom: (zoom: number) => void;
+  tuning: Tuning;
+  capo: number;
 }) {
-  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom } = props;
+  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom, tuning, capo } = props;
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const size = useCanvasSize(box);
@@ -36,7 +43,12 @@ export function TimelineCanvas(props: {
   }, [zoom, loop, onSeek, onZoom]);
 
   useEffect(() => {
-    if (canvas.current) setRenderer(new TimelineRenderer(canvas.current));
+    const el = canvas.current;
+    if (!el) return;
+    const r = new TimelineRenderer(el);
+    setRenderer(r);
+    // What the legibility test reads the pixels of (e2e/player-legibility.test.ts).
+    (el as TimelineCanvasElement).drawnText = () => r.drawnText();
   }, []);
   const theme = useMemo(() => (box ? readCanvasTheme(box) : null), [box, dark]); // eslint-disable-line react-hooks/exhaustive-deps -- re-read when the scheme flips
 
@@ -84,6 +96,7 @@ export function TimelineCanvas(props: {
     onSeek(Math.max(0, xToTime(clientX - rect.left, { zoom, scrollX, width: rect.width })));
   };
 
+  const layout = size ? timelineLayout(size.height) : null;
   return (
     <div className="lp-timeline" ref={setBox}>
       <canvas
@@ -108,6 +121,15 @@ export function TimelineCanvas(props: {
           drag.current = null;
         }}
       />
+      {layout && (
+        <div className="lp-strings" data-testid="string-names" aria-label="Strings">
+          {staffStringNames(tuning, capo).map((name, k) => (
+            <span key={k} style={{ top: stringY(layout, k + 1) }}>
+              {name}
+            </span>
+          ))}
+        </div>
+      )}
     </div>
   );
 }
