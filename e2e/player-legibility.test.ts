@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../apps/server/test/support/test-server.js';
+import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
 import { launchChromium, screenshot } from './support/browser.js';
 import { denseLesson } from './support/lesson-data.js';
 import { openLesson, seekTo } from './support/player.js';
@@ -87,6 +87,7 @@ describe('tab legibility in Chromium, light and dark', () => {
   let browser: Browser;
   let context: BrowserContext;
   let jobId: string;
+  let owner: TestUser;
   let work: string;
 
   beforeAll(async () => {
@@ -97,7 +98,8 @@ describe('tab legibility in Chromium, light and dark', () => {
     const page = await context.newPage();
     await signIn(page, server.url, { email: 'lee@example.test', name: 'Lee Reader' });
     const lesson = denseLesson(160);
-    jobId = await seedLesson(server, await userByEmail(server, 'lee@example.test'), {
+    owner = await userByEmail(server, 'lee@example.test');
+    jobId = await seedLesson(server, owner, {
       ...lesson,
       video: makeVideo(work, 'dense.mp4', lesson.duration, { sound: 'tone', portrait: true }),
     });
@@ -139,4 +141,56 @@ describe('tab legibility in Chromium, light and dark', () => {
       await page.close();
     });
   }
+
+  it('asks for no file that is not there, runs the synth without a CSP error, lists sounding notes in string order, and refreshes the credits after a view', async () => {
+    const page = await context.newPage();
+    const missing: string[] = [];
+    const errors: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 404) missing.push(r.url());
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await openLesson(page, server.url, jobId);
+    await page.getByRole('button', { name: 'Audio source' }).click();
+    await page.getByRole('menuitemradio', { name: 'Synth' }).click();
+    await seekTo(page, 2);
+    await page.keyboard.press('Space');
+    await page.locator('.lp[data-synth="running"]').waitFor();
+    await page.keyboard.press('Space');
+    expect(missing).toEqual([]);
+    expect(errors.filter((e) => /Content.Security.Policy/i.test(e))).toEqual([]);
+
+    // Several notes sounding at once are listed high e first.
+    for (const t of [4.1, 4.6, 5.3, 7.2, 9.6]) {
+      await seekTo(page, t);
+      const strings = await page
+        .getByTestId('sounding-note')
+        .evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-string'))));
+      expect(strings).toEqual([...strings].sort((a, b) => a - b));
+    }
+    await page.close();
+
+    // Another user opens the shared lesson: the view credit it spends shows in the header at once.
+    const shared = await server.request('PATCH', `/api/job?id=${jobId}`, {
+      token: owner.token,
+      json: { sharedToExplore: true },
+    });
+    expect(shared.status).toBe(200);
+    const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const viewer = await other.newPage();
+    await signIn(viewer, server.url, { email: 'vic@example.test', name: 'Vic Viewer' });
+    await viewer.goto(`${server.url}/lesson/${jobId}`);
+    const header = viewer.getByText(/\d+ creator · \d+ view/);
+    const before = await header.textContent();
+    await viewer.getByRole('button', { name: 'Continue' }).click();
+    await viewer.locator('.lp video').waitFor({ state: 'attached' });
+    const left = Number(/(\d+) view/.exec(before ?? '')?.[1]) - 1;
+    await viewer
+      .getByText(new RegExp(`\\b${String(left)} view`))
+      .first()
+      .waitFor();
+    await other.close();
+  });
 });

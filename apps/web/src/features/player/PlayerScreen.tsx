@@ -2,7 +2,7 @@ import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/
 import { useCallback, useMemo, useReducer, useState } from 'react';
 import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { useLessonContent } from './api/useLessonContent';
-import { useLessonMeta, useRecordLoad } from './api/useLessonMeta';
+import { useCreditsRefresh, useLessonMeta, useRecordLoad } from './api/useLessonMeta';
 import { displayChordName } from './chords/chordNames';
 import { PlayerHeader } from './header/PlayerHeader';
 import type { LessonSettings } from './model/lesson';
@@ -36,6 +36,7 @@ const NO_SETTINGS: LessonSettings = {
   tuningName: 'Standard',
   musicalKey: '',
   duration: null,
+  audioFiles: null,
 };
 
 /** The tab player for a lesson the caller may see (the view credit, if any, is settled). */
@@ -58,6 +59,7 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
   const stemUrl = content.stemUrl ?? null;
 
   useRecordLoad(jobId, content.notes !== undefined);
+  useCreditsRefresh(!isOwner && content.notes !== undefined);
   usePlaybackLoop(video, index, settings.loop, bus);
   useMediaOutputs(video, stem, settings);
   const synthLesson = useMemo(() => ({ index, tuning, capo }), [index, tuning, capo]);

@@ -28,6 +28,11 @@ export interface LessonSettings {
   musicalKey: string;
   /** Length of the analysed audio in seconds, null when the file does not say. */
   duration: number | null;
+  /**
+   * The audio files the lesson has besides its video ('guitar.wav'...), from the results file's
+   * `audio_files`; null for a lesson written before the results said so.
+   */
+  audioFiles: string[] | null;
 }
 
 type Loose = Record<string, unknown>;
@@ -69,6 +74,9 @@ export function settingsFromResults(raw: unknown): LessonSettings {
     tuningName: name,
     musicalKey: text(r.musical_key) ?? text(music.key) ?? text(metadata.key) ?? '',
     duration: duration !== null && duration > 0 ? duration : null,
+    audioFiles: Array.isArray(r.audio_files)
+      ? r.audio_files.filter((f): f is string => typeof f === 'string')
+      : null,
   };
 }
 
