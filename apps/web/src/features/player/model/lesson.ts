@@ -9,6 +9,7 @@ import {
   PITCH_POINT_MIN,
   STRING_COUNT,
   clamp,
+  exclusiveTechniques,
   normalizeFlag,
   openStringPitch,
   tuningName,
@@ -102,7 +103,8 @@ export function normalizeNote(raw: unknown): NoteEvent | null {
     return n === null ? null : clamp(Math.round(n), FRET_MIN, FRET_MAX);
   };
   const vibrato = raw.vibrato === 'small' || raw.vibrato === 'big' ? raw.vibrato : '';
-  return {
+  // The AI may set several techniques on one side; the editor keeps one, as the server requires.
+  return exclusiveTechniques<NoteEvent>({
     time,
     end_time: end !== null && end > time ? end : time + NOTE_WITHOUT_END_SECONDS,
     string,
@@ -120,7 +122,7 @@ export function normalizeNote(raw: unknown): NoteEvent | null {
     trailing_hammer_on: normalizeFlag(raw.trailing_hammer_on),
     leading_pull_off: normalizeFlag(raw.leading_pull_off),
     trailing_pull_off: normalizeFlag(raw.trailing_pull_off),
-  };
+  });
 }
 
 /** A chord as the player reads it; null without a time or a name. A missing end lasts 0.6 s. */
