@@ -4,11 +4,17 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { useLessonContent } from './api/useLessonContent';
 import { useCreditsRefresh, useLessonMeta, useRecordLoad } from './api/useLessonMeta';
 import { displayChordName } from './chords/chordNames';
+import { DraftBanner } from './editor/DraftBanner';
+import { EditBar } from './editor/EditBar';
+import { KeyboardHelp } from './editor/KeyboardHelp';
+import { useDraft } from './editor/useDraft';
+import { useEditor } from './editor/useEditor';
 import { PlayerHeader } from './header/PlayerHeader';
 import type { LessonSettings } from './model/lesson';
 import { DEFAULT_SETTINGS, settingsReducer, type AudioSource } from './model/playerState';
 import { useLessonDoc } from './model/useLessonDoc';
 import { useSave } from './model/useSave';
+import type { KeyCommand } from './playback/keyboard';
 import { PlaybackBus } from './playback/playbackBus';
 import { useFullscreen } from './playback/useFullscreen';
 import { useMediaOutputs } from './playback/useMediaOutputs';
@@ -50,6 +56,7 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
   const [stem, setStem] = useState<HTMLAudioElement | null>(null);
   const [root, setRoot] = useState<HTMLDivElement | null>(null);
   const [tunerOpen, setTunerOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   const [bus] = useState(() => new PlaybackBus());
   const videoState = useVideoState(video);
   const lesson = content.settings ?? NO_SETTINGS;
@@ -95,7 +102,32 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
   });
   const onVideoError = useVideoRecovery(video, content.refreshVideo);
   const ready = content.notes !== undefined && content.chords !== undefined && !!content.settings;
-  usePlayerKeys(controls.onKey, ready && !tunerOpen);
+  // Edit mode (spec section 4): edit permission, the edited tabs, and not fullscreen.
+  const canEditHere = meta.canEdit && settings.tabSource === 'edited' && ready;
+  const editing = canEditHere && settings.fullscreen === 'none';
+  const editor = useEditor({
+    enabled: editing,
+    history,
+    setHistory,
+    index,
+    zoom: settings.zoom,
+    duration,
+    tuning,
+    now: () => video?.currentTime ?? bus.time,
+  });
+  const draft = useDraft({ jobId, history, enabled: canEditHere });
+  const onKey = (command: KeyCommand) => {
+    if (command.type === 'help') setHelpOpen(true);
+    else if (command.type === 'edit') editor.onKey(command.key);
+    else if (
+      command.type === 'escape' &&
+      (editor.selection.notes.length > 0 || editor.selection.chord !== null)
+    )
+      editor.clear();
+    else if (canEditHere || (command.type !== 'undo' && command.type !== 'redo'))
+      controls.onKey(command);
+  };
+  usePlayerKeys(onKey, ready && !tunerOpen && !helpOpen, editing);
 
   if (content.noCredits) return <NoCredits />;
   if (content.error && !ready) return <LoadFailed detail={content.error.message} />;
@@ -120,6 +152,8 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
         settings.loop ? `${settings.loop.start.toFixed(2)}-${settings.loop.end.toFixed(2)}` : ''
       }
       data-tabs-version={content.version}
+      data-mode={editing ? 'edit' : 'view'}
+      data-dirty={save.dirty ? 'true' : 'false'}
     >
       <PlayerHeader
         name={name || 'Untitled lesson'}
@@ -155,6 +189,24 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
         bus={bus}
         duration={duration}
       />
+      {draft.offer && (
+        <DraftBanner
+          draft={draft.offer}
+          onRestore={() => {
+            if (draft.offer) editor.replaceDoc('Restore unsaved edits', draft.offer.doc);
+            draft.taken();
+          }}
+          onDiscard={draft.dismiss}
+        />
+      )}
+      {editing && (
+        <EditBar
+          editor={editor}
+          onHelp={() => {
+            setHelpOpen(true);
+          }}
+        />
+      )}
       <div className="lp-body">
         <VideoPanel
           src={content.videoUrl}
@@ -182,6 +234,7 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
             }}
             tuning={tuning}
             capo={capo}
+            editing={editing ? editor.timeline : undefined}
           />
           <SeekSlider bus={bus} duration={duration} onSeek={controls.seek} />
           <div className="lp-bottom">
@@ -208,6 +261,13 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
           capo={capo}
         />
         <IntroModal owner={isOwner} />
+        <KeyboardHelp
+          open={helpOpen}
+          editing={canEditHere}
+          onClose={() => {
+            setHelpOpen(false);
+          }}
+        />
       </div>
       {save.notice && (
         <div className="lp-toast" role="status">

@@ -30,6 +30,16 @@ export interface TimelineContent {
 
 type Tile = HTMLCanvasElement | OffscreenCanvas;
 
+/** What the editor shows over the tab: the selection and the rectangle being dragged. */
+export interface TimelineOverlay {
+  /** Indices of the selected notes. */
+  notes: readonly number[];
+  /** Index of the selected chord, null when none. */
+  chord: number | null;
+  /** Selection rectangle in content coordinates while dragging, null otherwise. */
+  rect: { x0: number; y0: number; x1: number; y1: number } | null;
+}
+
 /** A piece of text the timeline drew, in CSS px from the canvas's top left corner. */
 export interface DrawnText {
   kind: 'fret' | 'chord';
@@ -92,7 +102,13 @@ export class TimelineRenderer {
     this.tiles.clear();
   }
 
-  draw(view: TimelineView, time: number, sounding: readonly number[], loop: Loop | null): void {
+  draw(
+    view: TimelineView,
+    time: number,
+    sounding: readonly number[],
+    loop: Loop | null,
+    overlay: TimelineOverlay | null = null,
+  ): void {
     const content = this.content;
     const { ctx, dpr, layout } = this;
     if (!content) return;
@@ -121,6 +137,7 @@ export class TimelineRenderer {
       if (f) lit.push(f);
     }
     drawFrets(ctx, lit, theme, true);
+    if (overlay) this.drawOverlay(overlay, content, view);
     const x = Math.round(time * zoom * dpr) / dpr;
     ctx.fillStyle = theme.accent;
     ctx.fillRect(x - 1, 4, 2, layout.rulerY - 4);
@@ -130,6 +147,42 @@ export class TimelineRenderer {
     ctx.lineTo(x, 8);
     ctx.closePath();
     ctx.fill();
+  }
+
+  /** Selected notes ringed (their line's end marked as a handle), the chosen chord boxed. */
+  private drawOverlay(overlay: TimelineOverlay, content: TimelineContent, view: TimelineView) {
+    const { ctx, layout } = this;
+    const { theme, zoom } = content;
+    const left = view.scrollX - GLYPH_MARGIN;
+    const right = view.scrollX + view.width + GLYPH_MARGIN;
+    ctx.strokeStyle = theme.selection;
+    ctx.fillStyle = theme.selection;
+    ctx.lineWidth = 2;
+    const h = FRET_FONT_PX + 3;
+    for (const i of overlay.notes) {
+      const f = fretGlyph(content.index, i, zoom, layout);
+      const note = content.index.notes[i];
+      if (!f || !note || f.x > right || note.end_time * zoom < left) continue;
+      ctx.beginPath();
+      ctx.roundRect(f.x - f.halfWidth - 3, f.y - h / 2 - 3, f.halfWidth * 2 + 6, h + 6, 5);
+      ctx.stroke();
+      ctx.fillRect(note.end_time * zoom - 1.5, f.y - 6, 3, 12);
+    }
+    const chord = overlay.chord === null ? undefined : content.chords[overlay.chord];
+    if (chord) {
+      const x0 = chord.time * zoom;
+      ctx.beginPath();
+      ctx.roundRect(x0 - 3, layout.chordY - 11, (chord.end_time - chord.time) * zoom + 4, 22, 5);
+      ctx.stroke();
+    }
+    if (overlay.rect) {
+      const { x0, y0, x1, y1 } = overlay.rect;
+      ctx.globalAlpha = 0.12;
+      ctx.fillRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+      ctx.globalAlpha = 1;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+    }
   }
 
   /**

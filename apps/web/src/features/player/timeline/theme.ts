@@ -12,6 +12,8 @@ export interface CanvasTheme {
   accentText: string;
   loop: string;
   ruler: string;
+  /** The editor's selection ring and rectangle. */
+  selection: string;
   dark: boolean;
 }
 
@@ -84,6 +86,7 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         accentText: v('--accent-text', '#1a1205'),
         loop: 'rgba(245, 165, 36, 0.13)',
         ruler: '#6b7384',
+        selection: '#5aa9ff',
         dark,
       }
     : {
@@ -99,6 +102,7 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         accentText: v('--accent-text', '#ffffff'),
         loop: 'rgba(184, 110, 0, 0.12)',
         ruler: '#8d8a82',
+        selection: '#1f63c6',
         dark,
       };
 }

@@ -1,14 +1,37 @@
 import type { ChordEvent, Tuning } from '@riffscribe/core';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
 import type { PlaybackBus } from '../playback/playbackBus';
 import { staffStringNames } from '../fretboard/labels';
-import { stringY, timelineLayout } from '../timeline/layout';
-import { TimelineRenderer, type DrawnText } from '../timeline/renderer';
+import { stringY, timelineLayout, type TimelineLayout } from '../timeline/layout';
+import { TimelineRenderer, type DrawnText, type TimelineOverlay } from '../timeline/renderer';
 import { followScroll, xToTime, zoomFromWheel } from '../timeline/scale';
 import { readCanvasTheme } from '../timeline/theme';
 import { useCanvasSize, useColorScheme } from './useCanvasSize';
+
+/** A pointer on the timeline in content coordinates (x = time * zoom, CSS px). */
+export interface TimelinePoint {
+  x: number;
+  y: number;
+  shift: boolean;
+  /** Ctrl or Cmd. */
+  mod: boolean;
+  layout: TimelineLayout;
+}
+
+/**
+ * The editor's hold on the timeline in edit mode. pointerDown answers 'seek' to let the click
+ * seek as in view mode (it then gets no move or up); a drag it takes holds the view still.
+ */
+export interface TimelineEditing {
+  overlay: TimelineOverlay;
+  pointerDown: (p: TimelinePoint) => 'seek' | 'drag';
+  pointerMove: (p: TimelinePoint) => void;
+  /** The end of a drag; 'seek' when it turned out to be a click on nothing. */
+  pointerUp: (p: TimelinePoint) => 'seek' | 'done';
+  doubleClick: (p: TimelinePoint) => void;
+}
 
 /** The timeline's canvas, telling where its text was drawn in the last frame. */
 export type TimelineCanvasElement = HTMLCanvasElement & { drawnText?: () => DrawnText[] };
@@ -29,18 +52,23 @@ export function TimelineCanvas(props: {
   onZoom: (zoom: number) => void;
   tuning: Tuning;
   capo: number;
+  /** Edit mode's handlers; absent in view mode (and fullscreen, where the tab is read-only). */
+  editing?: TimelineEditing | undefined;
 }) {
-  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom, tuning, capo } = props;
+  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom, tuning, capo, editing } =
+    props;
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const size = useCanvasSize(box);
   const dark = useColorScheme();
   const [renderer, setRenderer] = useState<TimelineRenderer | null>(null);
   const drag = useRef<number | null>(null);
-  const live = useRef({ zoom, loop, onSeek, onZoom });
+  const editDrag = useRef(false);
+  const overlay = editing?.overlay ?? null;
+  const live = useRef({ zoom, loop, onSeek, onZoom, overlay });
   useEffect(() => {
-    live.current = { zoom, loop, onSeek, onZoom };
-  }, [zoom, loop, onSeek, onZoom]);
+    live.current = { zoom, loop, onSeek, onZoom, overlay };
+  }, [zoom, loop, onSeek, onZoom, overlay]);
 
   useEffect(() => {
     const el = canvas.current;
@@ -57,16 +85,19 @@ export function TimelineCanvas(props: {
     renderer.resize(size.width, size.height, size.dpr);
     renderer.setContent({ index, chords, chordText, zoom, theme });
     let last = '';
+    let lastOverlay: TimelineOverlay | null = null;
     const draw = () => {
       const scrollX = drag.current ?? followScroll(bus.time, zoom, size.width);
       const key = `${String(bus.time)}|${String(scrollX)}|${bus.sounding.join(',')}|${String(live.current.loop?.start)}`;
-      if (key === last) return;
+      if (key === last && live.current.overlay === lastOverlay) return;
       last = key;
+      lastOverlay = live.current.overlay;
       renderer.draw(
         { zoom, scrollX, width: size.width },
         bus.time,
         bus.sounding,
         live.current.loop,
+        live.current.overlay,
       );
     };
     draw();
@@ -74,7 +105,7 @@ export function TimelineCanvas(props: {
     return () => {
       off();
     };
-  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop]);
+  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop, overlay]);
 
   useEffect(() => {
     const el = canvas.current;
@@ -89,6 +120,17 @@ export function TimelineCanvas(props: {
       el.removeEventListener('wheel', onWheel);
     };
   }, []);
+
+  const pointAt = (e: ReactMouseEvent<HTMLCanvasElement>, scrollX: number): TimelinePoint => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    return {
+      x: e.clientX - rect.left + scrollX,
+      y: e.clientY - rect.top,
+      shift: e.shiftKey,
+      mod: e.ctrlKey || e.metaKey,
+      layout: timelineLayout(rect.height),
+    };
+  };
 
   const seekAt = (clientX: number, scrollX: number) => {
     const rect = canvas.current?.getBoundingClientRect();
@@ -105,20 +147,38 @@ export function TimelineCanvas(props: {
         aria-label="Tablature timeline: click or drag to seek, wheel to zoom"
         data-testid="timeline"
         data-zoom={Math.round(zoom)}
+        data-editing={editing ? 'true' : 'false'}
         onPointerDown={(e) => {
           if (e.button !== 0 || !size) return;
           e.currentTarget.setPointerCapture(e.pointerId);
           drag.current = followScroll(bus.time, zoom, size.width);
+          if (editing?.pointerDown(pointAt(e, drag.current)) === 'drag') {
+            editDrag.current = true;
+            return;
+          }
           seekAt(e.clientX, drag.current);
         }}
         onPointerMove={(e) => {
-          if (drag.current !== null) seekAt(e.clientX, drag.current);
+          if (drag.current === null) return;
+          if (editDrag.current) editing?.pointerMove(pointAt(e, drag.current));
+          else seekAt(e.clientX, drag.current);
         }}
-        onPointerUp={() => {
+        onPointerUp={(e) => {
+          if (editDrag.current && drag.current !== null && editing) {
+            if (editing.pointerUp(pointAt(e, drag.current)) === 'seek') {
+              seekAt(e.clientX, drag.current);
+            }
+          }
+          editDrag.current = false;
           drag.current = null;
         }}
         onPointerCancel={() => {
+          editDrag.current = false;
           drag.current = null;
+        }}
+        onDoubleClick={(e) => {
+          if (!editing || !size) return;
+          editing.doubleClick(pointAt(e, followScroll(bus.time, zoom, size.width)));
         }}
       />
       {layout && (
