@@ -277,6 +277,11 @@ describe('tab editor in Chromium', () => {
     await page.getByRole('button', { name: /Tabs source/ }).click();
     await page.getByRole('menuitemradio', { name: 'Edited' }).click();
     await page.locator('.lp[data-mode="edit"]').waitFor();
+    // Editors rename the lesson in the player's header.
+    const name = page.getByRole('textbox', { name: /^Project name for/ });
+    await name.fill('Blues in C');
+    await name.press('Enter');
+    await page.getByRole('heading', { name: 'Blues in C' }).waitFor({ state: 'attached' });
   });
 
   it('gives another user the edited tab, view-only: the UI and the API refuse changes', async () => {
@@ -291,6 +296,8 @@ describe('tab editor in Chromium', () => {
     await waitForFrets(viewer, ['12', '4', '21'], ['5', '10']);
     expect(await viewer.getByRole('button', { name: 'Save' }).count()).toBe(0);
     expect(await viewer.getByTestId('edit-bar').count()).toBe(0);
+    expect(await viewer.getByRole('textbox', { name: /^Project name for/ }).count()).toBe(0);
+    await viewer.getByRole('heading', { name: 'Blues in C' }).waitFor();
     await clickText(viewer, '12');
     await viewer.keyboard.press('3');
     await viewer.keyboard.press('Delete');

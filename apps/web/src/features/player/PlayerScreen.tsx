@@ -1,5 +1,7 @@
 import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
 import { useCallback, useMemo, useReducer, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/endpoints';
 import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { useLessonContent } from './api/useLessonContent';
 import { useCreditsRefresh, useLessonMeta, useRecordLoad } from './api/useLessonMeta';
@@ -49,6 +51,7 @@ const NO_SETTINGS: LessonSettings = {
 export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackName: string }) {
   const { jobId, isOwner } = props;
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
+  const queryClient = useQueryClient();
   const content = useLessonContent(jobId, settings.tabSource);
   const meta = useLessonMeta(jobId);
   const { history, setHistory, index } = useLessonDoc(content.notes, content.chords);
@@ -166,6 +169,18 @@ export function PlayerScreen(props: { jobId: string; isOwner: boolean; fallbackN
         myStars={meta.myStars}
         rating={meta.rating}
         onRate={meta.rate}
+        rename={
+          meta.canEdit && meta.meta
+            ? {
+                projectName: meta.meta.projectName,
+                fileName: meta.meta.fileName,
+                onSave: async (projectName) => {
+                  await api.patchJob(jobId, { projectName });
+                  await queryClient.invalidateQueries({ queryKey: ['job-meta', jobId] });
+                },
+              }
+            : null
+        }
       />
       <PlayerToolbar
         settings={settings}
