@@ -102,7 +102,10 @@ export async function seedLesson(
   const video = readFileSync(lesson.video);
   const job = await submitUpload(server, owner, { bytes: video, duration: lesson.duration });
   await completeJob(server, job.jobId, { notes: lesson.notes, chords: lesson.chords });
-  const results = Buffer.from(JSON.stringify(lesson.results));
+  // As the worker writes it: the results say which audio files exist.
+  const results = Buffer.from(
+    JSON.stringify({ ...lesson.results, audio_files: lesson.stem ? ['guitar.wav'] : [] }),
+  );
   await storeOutput(server, job.jobId, 'results', results, 'application/json');
   await storeOutput(server, job.jobId, 'video.mp4', video, 'video/mp4');
   if (lesson.stem) await storeOutput(server, job.jobId, 'guitar.wav', lesson.stem, 'audio/wav');

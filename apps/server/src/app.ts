@@ -118,6 +118,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:', ...ctx.config.storageOrigins],
         'media-src': ["'self'", 'blob:', ...ctx.config.storageOrigins],
+        // The synth's clock (Tone.js) runs in a worker it creates from a blob: URL.
+        'worker-src': ["'self'", 'blob:'],
         'connect-src': ["'self'", ...ctx.config.storageOrigins],
         'form-action': ["'self'", ...ctx.config.identityOrigins],
         'frame-ancestors': ["'none'"],

@@ -6,6 +6,7 @@ import { TUNING_PRESETS, openStringPitch, tuningName } from './guitar.js';
 import {
   chordEventInputSchema,
   editNotesBodySchema,
+  exclusiveTechniques,
   noteEventInputSchema,
   plainNote,
 } from './events.js';
@@ -92,14 +93,31 @@ describe('note events', () => {
       -8, 1, 10,
     ]);
   });
-  it('keeps one technique per side of a note', () => {
-    const n = noteEventInputSchema.parse({
+  it('refuses two techniques on one side of a note; exclusiveTechniques keeps the first', () => {
+    const both = {
       ...base,
       leading_slide: true,
       leading_hammer_on: true,
       trailing_hammer_on: 1,
       trailing_pull_off: 'true',
-    });
+    };
+    const refused = noteEventInputSchema.safeParse(both);
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toBe(
+      'Slide, hammer-on and pull-off cannot be set together on one side of a note.',
+    );
+    const n = exclusiveTechniques(
+      plainNote({
+        time: 0,
+        end_time: 1,
+        string: 1,
+        fret: 0,
+        leading_slide: true,
+        leading_hammer_on: true,
+        trailing_hammer_on: true,
+        trailing_pull_off: true,
+      }),
+    );
     expect([n.leading_slide, n.leading_hammer_on, n.leading_pull_off]).toEqual([
       true,
       false,

@@ -118,6 +118,9 @@ export const noteEventInputSchema = z
     message: `A note must end at least ${MIN_NOTE_SECONDS} s after it starts.`,
     path: ['end_time'],
   })
+  .refine((n) => !conflicting(n, 'leading') && !conflicting(n, 'trailing'), {
+    message: 'Slide, hammer-on and pull-off cannot be set together on one side of a note.',
+  })
   .transform((n): NoteEvent => ({
     time: n.time,
     end_time: n.end_time,
@@ -129,25 +132,40 @@ export const noteEventInputSchema = z
     vibrato: n.vibrato,
     bend_to_fret: n.bend_to_fret ?? null,
     release_to_fret: n.release_to_fret ?? null,
-    ...exclusiveTechniques(n),
+    leading_slide: n.leading_slide ?? false,
+    trailing_slide: n.trailing_slide ?? false,
+    leading_hammer_on: n.leading_hammer_on ?? false,
+    trailing_hammer_on: n.trailing_hammer_on ?? false,
+    leading_pull_off: n.leading_pull_off ?? false,
+    trailing_pull_off: n.trailing_pull_off ?? false,
   }));
 
-/**
- * One technique per side of a note (spec section 4): when several are set on one side, the first
- * of slide, hammer-on, pull-off wins.
- */
-function exclusiveTechniques(
+/** More than one of slide, hammer-on and pull-off on one side of a note (spec section 4). */
+function conflicting(
   n: Partial<Record<(typeof TECHNIQUE_FLAGS)[number], boolean | undefined>>,
-) {
+  side: 'leading' | 'trailing',
+): boolean {
+  const set = [n[`${side}_slide`], n[`${side}_hammer_on`], n[`${side}_pull_off`]].filter(Boolean);
+  return set.length > 1;
+}
+
+/**
+ * One technique per side of a note (spec section 4), for notes read from anywhere (the AI's
+ * may carry several): the first of slide, hammer-on, pull-off wins.
+ */
+export function exclusiveTechniques<T extends Record<(typeof TECHNIQUE_FLAGS)[number], boolean>>(
+  n: T,
+): T {
   const side = (prefix: 'leading' | 'trailing') => {
-    const slide = n[`${prefix}_slide`] ?? false;
-    const hammer = !slide && (n[`${prefix}_hammer_on`] ?? false);
-    const pull = !slide && !hammer && (n[`${prefix}_pull_off`] ?? false);
+    const slide = n[`${prefix}_slide`];
+    const hammer = !slide && n[`${prefix}_hammer_on`];
+    const pull = !slide && !hammer && n[`${prefix}_pull_off`];
     return { slide, hammer, pull };
   };
   const l = side('leading');
   const t = side('trailing');
   return {
+    ...n,
     leading_slide: l.slide,
     trailing_slide: t.slide,
     leading_hammer_on: l.hammer,

@@ -203,7 +203,9 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
       const body = Buffer.from(JSON.stringify(value));
       return putOutput(name, body, body.length);
     };
-    await putJson('results', { ...transcription.results, duration });
+    // The results say which audio files exist besides the video, so the player asks for no stem
+    // that is not there (the pipeline writes none yet).
+    await putJson('results', { ...transcription.results, duration, audio_files: [] });
     await putJson('notes', transcription.notes);
     await putJson('chords', transcription.chords);
     if (withVideo) {

@@ -1,5 +1,7 @@
 import {
   MESSAGES,
+  chordProblems,
+  noteProblems,
   normalizeProjectName,
   type ChordEvent,
   type CheckStatusResponse,
@@ -217,9 +219,18 @@ export class JobsService {
   ): Promise<{ saved: number }> {
     const job = await this.access.owned(jobId, user);
     if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
-    const limit = job.duration === null ? Infinity : job.duration + 0.5;
-    if (events.some((e) => e.time > limit)) {
-      throw badRequest('An event starts after the end of the video.');
+    // Every event against spec section 5; the first one refused says which and why.
+    for (const [k, event] of events.entries()) {
+      const problems =
+        event.event_type === 'note'
+          ? noteProblems(event, job.duration)
+          : chordProblems(event, job.duration);
+      if (problems.length > 0) {
+        const what = event.event_type === 'note' ? 'Note' : 'Chord';
+        throw badRequest(
+          `${what} ${String(k + 1)} (at ${event.time.toFixed(2)} s) cannot be saved: ${problems.join('; ')}.`,
+        );
+      }
     }
     const sorted = [...events].sort((a, b) => a.time - b.time || a.end_time - b.end_time);
     const body = Buffer.from(JSON.stringify(sorted));

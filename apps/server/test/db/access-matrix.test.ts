@@ -211,7 +211,7 @@ const MATRIX: MatrixEntry[] = [
     route: 'POST /api/edit-chords',
     call: (f) => ({
       path: `/api/edit-chords?${q(f)}`,
-      json: { events: [{ time: 1, chord: 'G' }] },
+      json: { events: [{ time: 0.2, chord: 'G' }] },
     }),
     expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },
   },

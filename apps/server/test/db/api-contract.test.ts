@@ -576,7 +576,7 @@ describe(`API contract (${testDatabaseDriver()})`, () => {
         (
           await server.request('POST', `/api/edit-chords?jobId=${jobId}`, {
             token: owner.token,
-            json: { events: [{ time: 1, chord: 'C/G' }] },
+            json: { events: [{ time: 0.5, chord: 'C/G' }] },
           })
         ).status,
       ).toBe(200);
@@ -586,7 +586,7 @@ describe(`API contract (${testDatabaseDriver()})`, () => {
         }),
       );
       expect(chords.events).toEqual([
-        { time: 1, end_time: 1.6, chord: 'C/G', event_type: 'chord' },
+        { time: 0.5, end_time: 1.1, chord: 'C/G', event_type: 'chord' },
       ]);
     });
 
@@ -603,6 +603,46 @@ describe(`API contract (${testDatabaseDriver()})`, () => {
       await expectError(await post(owner, [{ time: 1, chord: '  ' }], 'chords'), 400);
       await expectError(await post(owner, 'nope'), 400);
       await expectError(await post(other, []), 403);
+    });
+
+    it('edit-notes and edit-chords check every event against spec section 5, saying which and why', async () => {
+      const post = (events: unknown, kind = 'notes') =>
+        server.request('POST', `/api/edit-${kind}?jobId=${jobId}`, {
+          token: owner.token,
+          json: { events },
+        });
+      const good = { time: 0.5, end_time: 0.8, string: 2, fret: 3 };
+      // The lesson's video is 1 s long: a note ending past it (and the 0.5 s of grace for the
+      // player's clock) is refused, naming the note.
+      await expectError(
+        await post([good, { time: 0.9, end_time: 1.6, string: 1, fret: 3 }]),
+        400,
+        'Note 2 (at 0.90 s) cannot be saved: it ends after the end of the video.',
+      );
+      await expectError(
+        await post([{ ...good, leading_slide: true, leading_hammer_on: 'yes' }]),
+        400,
+        'Slide, hammer-on and pull-off cannot be set together on one side of a note.',
+      );
+      await expectError(await post([{ ...good, fret: 2.5 }]), 400);
+      await expectError(
+        await post([{ time: 0.99, end_time: 1.6, chord: 'G' }], 'chords'),
+        400,
+        'Chord 1 (at 0.99 s) cannot be saved: it ends after the end of the video.',
+      );
+      await expectError(
+        await post([{ time: 0.5, end_time: 0.52, chord: 'G' }], 'chords'),
+        400,
+        'A chord must last at least 0.05 s.',
+      );
+      // Nothing refused was stored: the edited version is still the one saved before.
+      const notes = await json(
+        await server.request('GET', `/api/notes?jobId=${jobId}&edit_version=true`, {
+          token: owner.token,
+        }),
+      );
+      expect((notes.events as { fret: number }[]).some((n) => n.fret === 2.5)).toBe(false);
+      expect((await post([good])).status).toBe(200);
     });
   });
 

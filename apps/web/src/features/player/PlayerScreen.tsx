@@ -1,14 +1,22 @@
 import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/endpoints';
 import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { useLessonContent } from './api/useLessonContent';
-import { useLessonMeta, useRecordLoad } from './api/useLessonMeta';
+import { useCreditsRefresh, useLessonMeta, useRecordLoad } from './api/useLessonMeta';
 import { displayChordName } from './chords/chordNames';
+import { DraftBanner } from './editor/DraftBanner';
+import { EditBar } from './editor/EditBar';
+import { KeyboardHelp } from './editor/KeyboardHelp';
+import { useDraft } from './editor/useDraft';
+import { useEditor } from './editor/useEditor';
 import { PlayerHeader } from './header/PlayerHeader';
 import type { LessonSettings } from './model/lesson';
 import { DEFAULT_SETTINGS, settingsReducer, type AudioSource } from './model/playerState';
 import { useLessonDoc } from './model/useLessonDoc';
 import { useSave } from './model/useSave';
+import type { KeyCommand } from './playback/keyboard';
 import { PlaybackBus } from './playback/playbackBus';
 import { useFullscreen } from './playback/useFullscreen';
 import { useMediaOutputs } from './playback/useMediaOutputs';
@@ -36,6 +44,7 @@ const NO_SETTINGS: LessonSettings = {
   tuningName: 'Standard',
   musicalKey: '',
   duration: null,
+  audioFiles: null,
 };
 
 /** The tab player for a lesson the caller may see (the view credit, if any, is settled). */
@@ -48,6 +57,7 @@ export function PlayerScreen(props: {
 }) {
   const { jobId, isOwner, suspended = false } = props;
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
+  const queryClient = useQueryClient();
   const content = useLessonContent(jobId, settings.tabSource);
   const meta = useLessonMeta(jobId);
   const { history, setHistory, index } = useLessonDoc(content.notes, content.chords);
@@ -55,6 +65,7 @@ export function PlayerScreen(props: {
   const [stem, setStem] = useState<HTMLAudioElement | null>(null);
   const [root, setRoot] = useState<HTMLDivElement | null>(null);
   const [tunerOpen, setTunerOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
   const [bus] = useState(() => new PlaybackBus());
   const videoState = useVideoState(video);
   const lesson = content.settings ?? NO_SETTINGS;
@@ -64,6 +75,7 @@ export function PlayerScreen(props: {
   const stemUrl = content.stemUrl ?? null;
 
   useRecordLoad(jobId, content.notes !== undefined);
+  useCreditsRefresh(!isOwner && content.notes !== undefined);
   usePlaybackLoop(video, index, settings.loop, bus);
   useMediaOutputs(video, stem, settings);
   const synthLesson = useMemo(() => ({ index, tuning, capo }), [index, tuning, capo]);
@@ -102,7 +114,32 @@ export function PlayerScreen(props: {
   }, [suspended, video]);
   const onVideoError = useVideoRecovery(video, content.refreshVideo);
   const ready = content.notes !== undefined && content.chords !== undefined && !!content.settings;
-  usePlayerKeys(controls.onKey, ready && !tunerOpen);
+  // Edit mode (spec section 4): edit permission, the edited tabs, and not fullscreen.
+  const canEditHere = meta.canEdit && settings.tabSource === 'edited' && ready;
+  const editing = canEditHere && settings.fullscreen === 'none';
+  const editor = useEditor({
+    enabled: editing,
+    history,
+    setHistory,
+    index,
+    zoom: settings.zoom,
+    duration,
+    tuning,
+    now: () => video?.currentTime ?? bus.time,
+  });
+  const draft = useDraft({ jobId, history, enabled: canEditHere });
+  const onKey = (command: KeyCommand) => {
+    if (command.type === 'help') setHelpOpen(true);
+    else if (command.type === 'edit') editor.onKey(command.key);
+    else if (
+      command.type === 'escape' &&
+      (editor.selection.notes.length > 0 || editor.selection.chord !== null)
+    )
+      editor.clear();
+    else if (canEditHere || (command.type !== 'undo' && command.type !== 'redo'))
+      controls.onKey(command);
+  };
+  usePlayerKeys(onKey, ready && !suspended && !tunerOpen && !helpOpen, editing);
 
   if (content.noCredits) return <NoCredits />;
   if (content.error && !ready) return <LoadFailed detail={content.error.message} />;
@@ -127,6 +164,8 @@ export function PlayerScreen(props: {
         settings.loop ? `${settings.loop.start.toFixed(2)}-${settings.loop.end.toFixed(2)}` : ''
       }
       data-tabs-version={content.version}
+      data-mode={editing ? 'edit' : 'view'}
+      data-dirty={save.dirty ? 'true' : 'false'}
     >
       <PlayerHeader
         name={name || 'Untitled lesson'}
@@ -139,6 +178,18 @@ export function PlayerScreen(props: {
         myStars={meta.myStars}
         rating={meta.rating}
         onRate={meta.rate}
+        rename={
+          meta.canEdit && meta.meta
+            ? {
+                projectName: meta.meta.projectName,
+                fileName: meta.meta.fileName,
+                onSave: async (projectName) => {
+                  await api.patchJob(jobId, { projectName });
+                  await queryClient.invalidateQueries({ queryKey: ['job-meta', jobId] });
+                },
+              }
+            : null
+        }
       />
       <PlayerToolbar
         settings={settings}
@@ -162,6 +213,24 @@ export function PlayerScreen(props: {
         bus={bus}
         duration={duration}
       />
+      {draft.offer && (
+        <DraftBanner
+          draft={draft.offer}
+          onRestore={() => {
+            if (draft.offer) editor.replaceDoc('Restore unsaved edits', draft.offer.doc);
+            draft.taken();
+          }}
+          onDiscard={draft.dismiss}
+        />
+      )}
+      {editing && (
+        <EditBar
+          editor={editor}
+          onHelp={() => {
+            setHelpOpen(true);
+          }}
+        />
+      )}
       <div className="lp-body">
         <VideoPanel
           src={content.videoUrl}
@@ -187,6 +256,9 @@ export function PlayerScreen(props: {
             onZoom={(zoom) => {
               dispatch({ type: 'zoomWheel', zoom });
             }}
+            tuning={tuning}
+            capo={capo}
+            editing={editing ? editor.timeline : undefined}
           />
           <SeekSlider bus={bus} duration={duration} onSeek={controls.seek} />
           <div className="lp-bottom">
@@ -213,6 +285,13 @@ export function PlayerScreen(props: {
           capo={capo}
         />
         <IntroModal owner={isOwner} suspended={suspended} />
+        <KeyboardHelp
+          open={helpOpen && !suspended}
+          editing={canEditHere}
+          onClose={() => {
+            setHelpOpen(false);
+          }}
+        />
       </div>
       {save.notice && (
         <div className="lp-toast" role="status">

@@ -64,10 +64,16 @@ export function useLessonContent(jobId: string, tabSource: TabSource) {
     staleTime: Infinity,
     retry: noRetryOn402,
   });
+  const audioFiles = results.data?.audioFiles;
   const stem = useQuery({
     queryKey: ['lesson-stem', jobId],
     queryFn: async () => {
-      // The first stem file the lesson has, if any (spec: guitar is enabled only then).
+      // The first stem file the lesson has, if any (spec: guitar is enabled only then). The
+      // results file lists them; only a lesson from before it did is probed name by name.
+      if (audioFiles) {
+        const name = STEM_FILE_NAMES.find((n) => audioFiles.includes(n));
+        return name ? (await playerApi.downloadUrl(jobId, name)).downloadUrl : null;
+      }
       for (const name of STEM_FILE_NAMES) {
         try {
           return (await playerApi.downloadUrl(jobId, name)).downloadUrl;
@@ -77,7 +83,7 @@ export function useLessonContent(jobId: string, tabSource: TabSource) {
       }
       return null;
     },
-    enabled: granted,
+    enabled: results.isSuccess,
     staleTime: Infinity,
     retry: false,
   });

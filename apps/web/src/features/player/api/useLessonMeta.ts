@@ -58,3 +58,14 @@ export function useRecordLoad(jobId: string, ready: boolean): void {
     );
   }, [client, jobId, ready]);
 }
+
+/**
+ * Refreshes the header's credit count once someone else's lesson has loaded: opening it may have
+ * spent a view credit (the server spends it with the first notes it sends).
+ */
+export function useCreditsRefresh(loaded: boolean): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (loaded) void client.invalidateQueries({ queryKey: ['my-credits'] });
+  }, [client, loaded]);
+}

@@ -1,7 +1,15 @@
 import { FRETBOARD_FRETS } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import { note } from '../testing/notes';
-import { NUT_X, capoX, fingerDots, fingerX, fretWireX, stringLineY } from './geometry';
+import {
+  MAX_STRING_GAP,
+  NUT_X,
+  capoX,
+  fingerDots,
+  fingerX,
+  fretWireX,
+  stringLineY,
+} from './geometry';
 
 const box = { width: 800, height: 160 };
 
@@ -34,5 +42,12 @@ describe('fretboard geometry', () => {
     expect(open!.x).toBe(capoX(2, box));
     expect(capoX(2, box)).toBeLessThan(fretWireX(2, box));
     expect(capoX(2, box)).toBeGreaterThan(fretWireX(1, box));
+  });
+
+  it('keeps strings at most 40 px apart on a fullscreen board, the neck centred', () => {
+    const tall = { width: 1800, height: 900 };
+    expect(stringLineY(2, tall) - stringLineY(1, tall)).toBe(MAX_STRING_GAP);
+    const middle = (stringLineY(1, tall) + stringLineY(6, tall)) / 2;
+    expect(Math.abs(middle - (14 + (900 - 24)) / 2)).toBeLessThan(1);
   });
 });

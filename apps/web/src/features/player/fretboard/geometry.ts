@@ -25,9 +25,18 @@ export function fretWireX(n: number, box: FretboardBox): number {
   return NUT_X + span * (REAL * real + (1 - REAL) * even);
 }
 
-/** y of string 1 (top, high e) .. 6. */
+/** The most room between two strings: a fullscreen board keeps a real neck's proportions. */
+export const MAX_STRING_GAP = 40;
+
+/**
+ * y of string 1 (top, high e) .. 6. The strings are at most MAX_STRING_GAP apart; a taller box
+ * centres the neck instead of stretching it.
+ */
 export function stringLineY(string: number, box: FretboardBox): number {
-  return PAD_TOP + ((box.height - PAD_TOP - PAD_BOTTOM) * (string - 1)) / (STRING_COUNT - 1);
+  const room = box.height - PAD_TOP - PAD_BOTTOM;
+  const gap = Math.min(room / (STRING_COUNT - 1), MAX_STRING_GAP);
+  const top = PAD_TOP + (room - gap * (STRING_COUNT - 1)) / 2;
+  return top + gap * (string - 1);
 }
 
 /** Where a finger goes for absolute fret n: between wires n-1 and n; open strings left of the nut. */

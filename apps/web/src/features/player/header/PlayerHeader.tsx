@@ -1,7 +1,11 @@
 import { Stars } from '../../../ui/Stars';
+import { RenameField } from '../../my-videos/RenameField';
 import { RatePopup } from './RatePopup';
 
-/** Lesson name, 'by @handle', rating, opens and unique viewers, and the Rate popup. */
+/**
+ * Lesson name (editable in place for editors, spec section 6), 'by @handle', rating, opens and
+ * unique viewers, and the Rate popup.
+ */
 export function PlayerHeader(props: {
   name: string;
   ownerHandle: string | null;
@@ -13,12 +17,25 @@ export function PlayerHeader(props: {
   myStars: number | null;
   rating: boolean;
   onRate: (stars: number) => void;
+  /** Present for editors: the stored name and file name, and how to save a new name. */
+  rename?: {
+    projectName: string | null;
+    fileName: string;
+    onSave: (name: string | null) => Promise<unknown>;
+  } | null;
 }) {
   const { name, ownerHandle, opens, viewers } = props;
   return (
     <header className="lp-header">
       <div className="lp-title">
-        <h1>{name}</h1>
+        <h1 className={props.rename ? 'visually-hidden' : undefined}>{name}</h1>
+        {props.rename && (
+          <RenameField
+            projectName={props.rename.projectName}
+            fileName={props.rename.fileName}
+            onSave={props.rename.onSave}
+          />
+        )}
         {ownerHandle && <span className="lp-owner">by @{ownerHandle}</span>}
       </div>
       <div className="lp-stats" aria-label="Lesson stats">

@@ -1,4 +1,17 @@
-import { UNDO_HISTORY, type ChordEvent, type NoteEvent } from '@riffscribe/core';
+import {
+  UNDO_HISTORY,
+  canRedo,
+  canUndo,
+  createHistory as createCoreHistory,
+  isDirty,
+  markSaved,
+  record,
+  redo,
+  undo,
+  type ChordEvent,
+  type History as CoreHistory,
+  type NoteEvent,
+} from '@riffscribe/core';
 import { sortEvents } from './lesson';
 
 /** The editable content of a lesson: its notes and chords, each sorted by time. */
@@ -16,68 +29,18 @@ export interface Command {
   apply(doc: LessonDoc): LessonDoc;
 }
 
-interface Step {
-  readonly label: string;
-  readonly before: LessonDoc;
-  readonly after: LessonDoc;
-}
+/** The lesson's history: at most UNDO_HISTORY steps back (packages/core's history). */
+export type History = CoreHistory<LessonDoc>;
 
-/** A document with its undo and redo stacks (at most UNDO_HISTORY steps back). */
-export interface History {
-  readonly doc: LessonDoc;
-  readonly past: readonly Step[];
-  readonly future: readonly Step[];
-  /** Steps applied since the last save (negative after undoing past it). */
-  readonly unsaved: number;
-}
+export { canRedo, canUndo, isDirty, markSaved, redo, undo };
 
-export function createHistory(doc: LessonDoc): History {
-  return { doc, past: [], future: [], unsaved: 0 };
-}
+/** A history of the lesson's document with nothing to undo yet. */
+export const createHistory = (doc: LessonDoc): History => createCoreHistory(doc);
 
 /** Applies a command; a command that changes nothing leaves the history as it was. */
 export function execute(history: History, command: Command): History {
-  const after = command.apply(history.doc);
-  if (after === history.doc) return history;
-  const past = [...history.past, { label: command.label, before: history.doc, after }];
-  return {
-    doc: after,
-    past: past.length > UNDO_HISTORY ? past.slice(past.length - UNDO_HISTORY) : past,
-    future: [],
-    unsaved: history.unsaved + 1,
-  };
+  return record(history, command.label, command.apply(history.doc), UNDO_HISTORY);
 }
-
-export function undo(history: History): History {
-  const step = history.past.at(-1);
-  if (!step) return history;
-  return {
-    doc: step.before,
-    past: history.past.slice(0, -1),
-    future: [step, ...history.future],
-    unsaved: history.unsaved - 1,
-  };
-}
-
-export function redo(history: History): History {
-  const step = history.future[0];
-  if (!step) return history;
-  return {
-    doc: step.after,
-    past: [...history.past, step],
-    future: history.future.slice(1),
-    unsaved: history.unsaved + 1,
-  };
-}
-
-/** The history after its document was saved: nothing unsaved, undo still available. */
-export function markSaved(history: History): History {
-  return { ...history, unsaved: 0 };
-}
-
-export const canUndo = (h: History) => h.past.length > 0;
-export const canRedo = (h: History) => h.future.length > 0;
-export const isDirty = (h: History) => h.unsaved !== 0;
 
 /** Replaces the notes at `indices` with `patch` applied to each, keeping the list sorted. */
 export function updateNotes(

@@ -17,6 +17,7 @@ describe('settingsFromResults', () => {
       tuningName: 'Drop D',
       musicalKey: 'D major',
       duration: 12.5,
+      audioFiles: null,
     });
   });
 
@@ -27,7 +28,11 @@ describe('settingsFromResults', () => {
       tuningName: 'Standard',
       musicalKey: '',
       duration: null,
+      audioFiles: null,
     });
+    expect(settingsFromResults({ audio_files: ['guitar.wav', 3] }).audioFiles).toEqual([
+      'guitar.wav',
+    ]);
     expect(settingsFromResults({ music: { key: 'E minor' } }).musicalKey).toBe('E minor');
     expect(settingsFromResults({ metadata: { key: 'G major', duration: 9 } })).toMatchObject({
       musicalKey: 'G major',

@@ -9,6 +9,7 @@ import {
   PITCH_POINT_MIN,
   STRING_COUNT,
   clamp,
+  exclusiveTechniques,
   normalizeFlag,
   openStringPitch,
   tuningName,
@@ -28,6 +29,11 @@ export interface LessonSettings {
   musicalKey: string;
   /** Length of the analysed audio in seconds, null when the file does not say. */
   duration: number | null;
+  /**
+   * The audio files the lesson has besides its video ('guitar.wav'...), from the results file's
+   * `audio_files`; null for a lesson written before the results said so.
+   */
+  audioFiles: string[] | null;
 }
 
 type Loose = Record<string, unknown>;
@@ -69,6 +75,9 @@ export function settingsFromResults(raw: unknown): LessonSettings {
     tuningName: name,
     musicalKey: text(r.musical_key) ?? text(music.key) ?? text(metadata.key) ?? '',
     duration: duration !== null && duration > 0 ? duration : null,
+    audioFiles: Array.isArray(r.audio_files)
+      ? r.audio_files.filter((f): f is string => typeof f === 'string')
+      : null,
   };
 }
 
@@ -94,7 +103,8 @@ export function normalizeNote(raw: unknown): NoteEvent | null {
     return n === null ? null : clamp(Math.round(n), FRET_MIN, FRET_MAX);
   };
   const vibrato = raw.vibrato === 'small' || raw.vibrato === 'big' ? raw.vibrato : '';
-  return {
+  // The AI may set several techniques on one side; the editor keeps one, as the server requires.
+  return exclusiveTechniques<NoteEvent>({
     time,
     end_time: end !== null && end > time ? end : time + NOTE_WITHOUT_END_SECONDS,
     string,
@@ -112,7 +122,7 @@ export function normalizeNote(raw: unknown): NoteEvent | null {
     trailing_hammer_on: normalizeFlag(raw.trailing_hammer_on),
     leading_pull_off: normalizeFlag(raw.leading_pull_off),
     trailing_pull_off: normalizeFlag(raw.trailing_pull_off),
-  };
+  });
 }
 
 /** A chord as the player reads it; null without a time or a name. A missing end lasts 0.6 s. */

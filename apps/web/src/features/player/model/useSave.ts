@@ -1,12 +1,13 @@
 import { AUTO_SAVE_MS, MESSAGES, SAVED_NOTICE_MS } from '@riffscribe/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { playerApi } from '../api/playerApi';
+import { clearDraft } from '../editor/useDraft';
 import { isDirty, markSaved, type History } from './history';
 
 /**
  * Saving edits (spec section 4): on demand and every 30 s when there are changes, the owner is in
- * edited mode and no save is running; a copy is kept in local storage; success shows the saved
- * notice for 3 s, a failure is only logged.
+ * edited mode and no save is running; success shows the saved notice for 3 s and drops the copy
+ * kept in local storage (useDraft), a failure is only logged (the copy stays, offered back later).
  */
 export function useSave(input: {
   jobId: string;
@@ -27,11 +28,13 @@ export function useSave(input: {
     if (!enabled || busy || !isDirty(h)) return;
     setSaving(true);
     try {
-      localStorage.setItem(`riffscribe:edits:${jobId}`, JSON.stringify(h.doc));
       await playerApi.saveNotes(jobId, h.doc.notes);
       await playerApi.saveChords(jobId, h.doc.chords);
-      if (latest.current.history.doc === h.doc)
+      // The copy in local storage (useDraft) is no longer needed unless edits came in meanwhile.
+      if (latest.current.history.doc === h.doc) {
         latest.current.setHistory(markSaved(latest.current.history));
+        clearDraft(jobId);
+      }
       setNotice(MESSAGES.changesSaved);
       window.setTimeout(() => {
         setNotice(null);

@@ -1,4 +1,5 @@
 import { ARROW_SEEK_SECONDS } from '@riffscribe/core';
+import { editKey, type EditKey } from '../editor/editorKeys';
 
 /** What a key does in the player (spec section 4, Editing interactions: keyboard). */
 export type KeyCommand =
@@ -8,7 +9,9 @@ export type KeyCommand =
   | { type: 'toggleLoop' }
   | { type: 'escape' }
   | { type: 'undo' }
-  | { type: 'redo' };
+  | { type: 'redo' }
+  | { type: 'help' }
+  | { type: 'edit'; key: EditKey };
 
 export interface KeyInput {
   key: string;
@@ -27,9 +30,10 @@ const TEXT_TAGS = new Set(['TEXTAREA', 'SELECT']);
 
 /**
  * The player command for a key press, or null to let the page handle it. Typing in a text field
- * is left alone; a focused slider keeps its own arrow keys.
+ * is left alone; a focused slider keeps its own arrow keys. In edit mode the editor's keys
+ * (editorKeys.ts) come first; none of them is a player key.
  */
-export function keyCommand(e: KeyInput): KeyCommand | null {
+export function keyCommand(e: KeyInput, editing = false): KeyCommand | null {
   const typing =
     e.targetEditable ||
     TEXT_TAGS.has(e.targetTag) ||
@@ -38,6 +42,11 @@ export function keyCommand(e: KeyInput): KeyCommand | null {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && !e.altKey && e.key.toLowerCase() === 'z') {
     return e.shiftKey ? { type: 'redo' } : { type: 'undo' };
+  }
+  if (e.key === '?' && !mod && !e.altKey) return { type: 'help' };
+  if (editing && !(e.targetTag === 'BUTTON' && (e.key === 'Enter' || e.key === ' '))) {
+    const key = editKey(e);
+    if (key) return { type: 'edit', key };
   }
   if (mod || e.altKey) return null;
   const slider = e.targetTag === 'INPUT' && e.targetType === 'range';

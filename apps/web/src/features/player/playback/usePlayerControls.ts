@@ -62,6 +62,10 @@ export function usePlayerControls(input: {
         case 'redo':
           setHistory(redo(history));
           return;
+        case 'help':
+        case 'edit':
+          // The screen routes these to the help and the editor.
+          return;
       }
     },
     [

@@ -2,9 +2,16 @@ import type { ChordEvent } from '@riffscribe/core';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
 import { drawFrets, drawGlyphs, drawStaff } from './draw';
-import { buildGlyphs, chordLabelMask, fretGlyph, type FretGlyph } from './glyphs';
+import {
+  FRET_FONT_PX,
+  buildGlyphs,
+  chordLabelMask,
+  chordLabelWidth,
+  fretGlyph,
+  type FretGlyph,
+} from './glyphs';
 import { timelineLayout, type TimelineLayout } from './layout';
-import { rulerTicks, type TimelineView } from './scale';
+import { STAFF_GUTTER, rulerTicks, type TimelineView } from './scale';
 import type { CanvasTheme } from './theme';
 
 /** Content width of one cached tile, CSS px. */
@@ -23,6 +30,26 @@ export interface TimelineContent {
 
 type Tile = HTMLCanvasElement | OffscreenCanvas;
 
+/** What the editor shows over the tab: the selection and the rectangle being dragged. */
+export interface TimelineOverlay {
+  /** Indices of the selected notes. */
+  notes: readonly number[];
+  /** Index of the selected chord, null when none. */
+  chord: number | null;
+  /** Selection rectangle in content coordinates while dragging, null otherwise. */
+  rect: { x0: number; y0: number; x1: number; y1: number } | null;
+}
+
+/** A piece of text the timeline drew, in CSS px from the canvas's top left corner. */
+export interface DrawnText {
+  kind: 'fret' | 'chord';
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 /**
  * Draws the timeline. The static tab (lanes, strings, ruler, notes and technique glyphs) is drawn
  * once into tiles of 512 CSS px and cached; each frame only copies the visible tiles and draws
@@ -37,6 +64,7 @@ export class TimelineRenderer {
   private width = 0;
   private dpr = 1;
   private readonly tiles = new Map<number, Tile>();
+  private lastView: TimelineView | null = null;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     const ctx = canvas.getContext('2d', { alpha: false });
@@ -74,10 +102,17 @@ export class TimelineRenderer {
     this.tiles.clear();
   }
 
-  draw(view: TimelineView, time: number, sounding: readonly number[], loop: Loop | null): void {
+  draw(
+    view: TimelineView,
+    time: number,
+    sounding: readonly number[],
+    loop: Loop | null,
+    overlay: TimelineOverlay | null = null,
+  ): void {
     const content = this.content;
     const { ctx, dpr, layout } = this;
     if (!content) return;
+    this.lastView = view;
     const scrollDevice = Math.round(view.scrollX * dpr);
     const first = Math.floor(view.scrollX / TILE_WIDTH);
     const last = Math.floor((view.scrollX + view.width) / TILE_WIDTH);
@@ -102,6 +137,7 @@ export class TimelineRenderer {
       if (f) lit.push(f);
     }
     drawFrets(ctx, lit, theme, true);
+    if (overlay) this.drawOverlay(overlay, content, view);
     const x = Math.round(time * zoom * dpr) / dpr;
     ctx.fillStyle = theme.accent;
     ctx.fillRect(x - 1, 4, 2, layout.rulerY - 4);
@@ -111,6 +147,90 @@ export class TimelineRenderer {
     ctx.lineTo(x, 8);
     ctx.closePath();
     ctx.fill();
+  }
+
+  /** Selected notes ringed (their line's end marked as a handle), the chosen chord boxed. */
+  private drawOverlay(overlay: TimelineOverlay, content: TimelineContent, view: TimelineView) {
+    const { ctx, layout } = this;
+    const { theme, zoom } = content;
+    const left = view.scrollX - GLYPH_MARGIN;
+    const right = view.scrollX + view.width + GLYPH_MARGIN;
+    ctx.strokeStyle = theme.selection;
+    ctx.fillStyle = theme.selection;
+    ctx.lineWidth = 2;
+    const h = FRET_FONT_PX + 3;
+    for (const i of overlay.notes) {
+      const f = fretGlyph(content.index, i, zoom, layout);
+      const note = content.index.notes[i];
+      if (!f || !note || f.x > right || note.end_time * zoom < left) continue;
+      ctx.beginPath();
+      ctx.roundRect(f.x - f.halfWidth - 3, f.y - h / 2 - 3, f.halfWidth * 2 + 6, h + 6, 5);
+      ctx.stroke();
+      ctx.fillRect(note.end_time * zoom - 1.5, f.y - 6, 3, 12);
+    }
+    const chord = overlay.chord === null ? undefined : content.chords[overlay.chord];
+    if (chord) {
+      const x0 = chord.time * zoom;
+      ctx.beginPath();
+      ctx.roundRect(x0 - 3, layout.chordY - 11, (chord.end_time - chord.time) * zoom + 4, 22, 5);
+      ctx.stroke();
+    }
+    if (overlay.rect) {
+      const { x0, y0, x1, y1 } = overlay.rect;
+      ctx.globalAlpha = 0.12;
+      ctx.fillRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+      ctx.globalAlpha = 1;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+    }
+  }
+
+  /**
+   * The fret numbers (not the dots of notes too close to print one) and chord names of the last
+   * frame, where they are on the canvas: what a legibility check reads the pixels of.
+   */
+  drawnText(): DrawnText[] {
+    const content = this.content;
+    const view = this.lastView;
+    if (!content || !view) return [];
+    const { layout } = this;
+    const t0 = view.scrollX / content.zoom;
+    const t1 = (view.scrollX + view.width) / content.zoom;
+    const glyphs = buildGlyphs({
+      index: content.index,
+      chords: content.chords,
+      chordText: content.chordText,
+      chordLabels: this.chordLabels,
+      t0,
+      t1,
+      zoom: content.zoom,
+      layout,
+    });
+    const out: DrawnText[] = [];
+    const h = FRET_FONT_PX + 3;
+    for (const f of glyphs.frets) {
+      if (f.compact) continue;
+      out.push({
+        kind: 'fret',
+        text: f.text,
+        left: f.x - f.halfWidth - view.scrollX,
+        top: f.y - h / 2,
+        width: f.halfWidth * 2,
+        height: h,
+      });
+    }
+    for (const c of glyphs.chords) {
+      if (!c.text) continue;
+      out.push({
+        kind: 'chord',
+        text: c.text,
+        left: c.x - view.scrollX,
+        top: layout.chordY - 9,
+        width: chordLabelWidth(c.text),
+        height: 18,
+      });
+    }
+    return out.filter((t) => t.left >= STAFF_GUTTER && t.left + t.width <= view.width);
   }
 
   private tile(k: number, content: TimelineContent): Tile {

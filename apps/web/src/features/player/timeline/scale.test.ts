@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   PLAYHEAD_ANCHOR,
+  STAFF_GUTTER,
   followScroll,
   formatClock,
   labelStep,
@@ -26,7 +27,7 @@ describe('time to pixels', () => {
   });
 
   it('keeps the playhead at its anchor once playback is past it', () => {
-    expect(followScroll(1, 100, 1000)).toBe(0);
+    expect(followScroll(1, 100, 1000)).toBe(-STAFF_GUTTER);
     const scroll = followScroll(60, 600, 1000);
     expect(timeToX(60, { zoom: 600, scrollX: scroll, width: 1000 })).toBe(PLAYHEAD_ANCHOR * 1000);
   });

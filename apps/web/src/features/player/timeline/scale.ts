@@ -7,11 +7,14 @@ import { RULER_TICK_SECONDS, TIMELINE_ZOOM_WHEEL, clamp } from '@riffscribe/core
 export interface TimelineView {
   /** Pixels per second, 10..600. */
   zoom: number;
-  /** Content x (CSS px) at the view's left edge, >= 0. */
+  /** Content x (CSS px) at the view's left edge, >= -STAFF_GUTTER. */
   scrollX: number;
   /** View width in CSS px. */
   width: number;
 }
+
+/** Width of the string names column at the left of the staff, CSS px; time 0 starts after it. */
+export const STAFF_GUTTER = 24;
 
 /** Where the playhead sits while following playback, as a share of the view's width. */
 export const PLAYHEAD_ANCHOR = 0.3;
@@ -21,10 +24,11 @@ export const xToTime = (x: number, view: TimelineView) => (x + view.scrollX) / v
 
 /**
  * The scroll that keeps the playhead at PLAYHEAD_ANCHOR of the view (it moves from the left edge
- * until it gets there, then the tab scrolls under it).
+ * until it gets there, then the tab scrolls under it). At the start the content sits right of the
+ * string names, so the first notes are not under them.
  */
 export function followScroll(time: number, zoom: number, width: number): number {
-  return Math.max(0, time * zoom - PLAYHEAD_ANCHOR * width);
+  return Math.max(-STAFF_GUTTER, time * zoom - PLAYHEAD_ANCHOR * width);
 }
 
 /**

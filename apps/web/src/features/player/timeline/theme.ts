@@ -12,22 +12,65 @@ export interface CanvasTheme {
   accentText: string;
   loop: string;
   ruler: string;
+  /** The editor's selection ring and rectangle. */
+  selection: string;
   dark: boolean;
 }
 
-function luminance(color: string): number {
-  const m = /^#([0-9a-f]{6})$/i.exec(color.trim());
-  if (!m?.[1]) return 0;
-  const n = parseInt(m[1], 16);
-  return (0.2126 * ((n >> 16) & 255) + 0.7152 * ((n >> 8) & 255) + 0.0722 * (n & 255)) / 255;
+/**
+ * Red, green and blue (0..255) of a CSS colour as the page writes it: #rgb, #rrggbb (with or
+ * without alpha) or rgb()/rgba(). Null for anything else. A minifier may shorten #ffffff to #fff,
+ * so both hex forms matter.
+ */
+export function parseColor(color: string): [number, number, number] | null {
+  const c = color.trim();
+  const hex = /^#([0-9a-f]{3,8})$/i.exec(c)?.[1];
+  if (hex && (hex.length === 3 || hex.length === 4)) {
+    return [0, 1, 2].map((k) => parseInt((hex[k] ?? '0').repeat(2), 16)) as [
+      number,
+      number,
+      number,
+    ];
+  }
+  if (hex && (hex.length === 6 || hex.length === 8)) {
+    return [0, 2, 4].map((k) => parseInt(hex.slice(k, k + 2), 16)) as [number, number, number];
+  }
+  const rgb = /^rgba?\(\s*([\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)/i.exec(c);
+  if (rgb) return [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])];
+  return null;
 }
 
-/** The theme for the current colour scheme of `element`'s document. */
+/** WCAG relative luminance (0 black .. 1 white) of a CSS colour; null when it cannot be read. */
+export function relativeLuminance(color: string): number | null {
+  const rgb = parseColor(color);
+  if (!rgb) return null;
+  const lin = (v: number) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2]);
+}
+
+/** WCAG contrast ratio of two CSS colours (1..21); 1 when either cannot be read. */
+export function contrastRatio(a: string, b: string): number {
+  const la = relativeLuminance(a);
+  const lb = relativeLuminance(b);
+  if (la === null || lb === null) return 1;
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/**
+ * The theme for the current colour scheme of `element`'s document. Light or dark is decided by
+ * the surface colour the canvas sits on (the page's own scheme), so text is never drawn in the
+ * other scheme's colours.
+ */
 export function readCanvasTheme(element: Element): CanvasTheme {
   const css = getComputedStyle(element);
   const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
   const background = v('--surface', '#171a21');
-  const dark = luminance(background) < 0.5;
+  const surface = relativeLuminance(background);
+  const dark =
+    surface === null ? window.matchMedia('(prefers-color-scheme: dark)').matches : surface < 0.4;
   const accent = v('--accent', '#f5a524');
   return dark
     ? {
@@ -43,6 +86,7 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         accentText: v('--accent-text', '#1a1205'),
         loop: 'rgba(245, 165, 36, 0.13)',
         ruler: '#6b7384',
+        selection: '#5aa9ff',
         dark,
       }
     : {
@@ -58,6 +102,7 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         accentText: v('--accent-text', '#ffffff'),
         loop: 'rgba(184, 110, 0, 0.12)',
         ruler: '#8d8a82',
+        selection: '#1f63c6',
         dark,
       };
 }

@@ -7,6 +7,8 @@ export interface Choice<T> {
   disabled?: boolean;
   /** Why a choice is disabled, shown as its tooltip. */
   hint?: string;
+  /** What the toolbar button shows when this is the choice, if shorter than the label. */
+  short?: string;
 }
 
 /** A toolbar menu of exclusive choices (speed, audio source, tabs source...). */
@@ -43,7 +45,9 @@ export function ChoiceMenu<T extends string | number>(props: {
                 label
               )}
             </span>
-            <span className="lp-tool-value">{current?.label ?? String(value)}</span>
+            <span className="lp-tool-value" title={current?.short ? current.label : undefined}>
+              {current?.short ?? current?.label ?? String(value)}
+            </span>
           </>
         )
       }

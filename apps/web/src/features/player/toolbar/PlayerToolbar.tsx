@@ -59,6 +59,7 @@ export function PlayerToolbar(props: {
     {
       value: 'capoed',
       label: capo > 0 ? `Capoed (capo ${String(capo)})` : 'Capoed',
+      short: 'Capoed',
     },
   ];
   return (

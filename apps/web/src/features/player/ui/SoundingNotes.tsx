@@ -31,6 +31,10 @@ export function SoundingNotes(props: {
   const tenths = useSyncExternalStore(bus.subscribe, bus.getTenths);
   const t = tenths / 10;
   const chord = chords.find((c) => c.time <= t + 0.05 && t < c.end_time);
+  // High e first, as the strings lie on the tab and the fretboard.
+  const ordered = [...sounding].sort(
+    (a, b) => (notes[a]?.string ?? 0) - (notes[b]?.string ?? 0) || a - b,
+  );
   return (
     <section className="lp-sounding" aria-label="Sounding notes" aria-live="off">
       <h2>
@@ -41,7 +45,7 @@ export function SoundingNotes(props: {
         <p className="lp-quiet">—</p>
       ) : (
         <ul>
-          {sounding.map((i) => {
+          {ordered.map((i) => {
             const n = notes[i];
             if (!n) return null;
             return (

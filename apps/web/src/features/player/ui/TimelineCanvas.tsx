@@ -1,12 +1,40 @@
-import type { ChordEvent } from '@riffscribe/core';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ChordEvent, Tuning } from '@riffscribe/core';
+import { useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
 import type { PlaybackBus } from '../playback/playbackBus';
-import { TimelineRenderer } from '../timeline/renderer';
+import { staffStringNames } from '../fretboard/labels';
+import { stringY, timelineLayout, type TimelineLayout } from '../timeline/layout';
+import { TimelineRenderer, type DrawnText, type TimelineOverlay } from '../timeline/renderer';
 import { followScroll, xToTime, zoomFromWheel } from '../timeline/scale';
 import { readCanvasTheme } from '../timeline/theme';
 import { useCanvasSize, useColorScheme } from './useCanvasSize';
+
+/** A pointer on the timeline in content coordinates (x = time * zoom, CSS px). */
+export interface TimelinePoint {
+  x: number;
+  y: number;
+  shift: boolean;
+  /** Ctrl or Cmd. */
+  mod: boolean;
+  layout: TimelineLayout;
+}
+
+/**
+ * The editor's hold on the timeline in edit mode. pointerDown answers 'seek' to let the click
+ * seek as in view mode (it then gets no move or up); a drag it takes holds the view still.
+ */
+export interface TimelineEditing {
+  overlay: TimelineOverlay;
+  pointerDown: (p: TimelinePoint) => 'seek' | 'drag';
+  pointerMove: (p: TimelinePoint) => void;
+  /** The end of a drag; 'seek' when it turned out to be a click on nothing. */
+  pointerUp: (p: TimelinePoint) => 'seek' | 'done';
+  doubleClick: (p: TimelinePoint) => void;
+}
+
+/** The timeline's canvas, telling where its text was drawn in the last frame. */
+export type TimelineCanvasElement = HTMLCanvasElement & { drawnText?: () => DrawnText[] };
 
 /**
  * The tab timeline on canvas. It redraws on every animation frame the bus announces (only when
@@ -22,21 +50,33 @@ export function TimelineCanvas(props: {
   loop: Loop | null;
   onSeek: (time: number) => void;
   onZoom: (zoom: number) => void;
+  tuning: Tuning;
+  capo: number;
+  /** Edit mode's handlers; absent in view mode (and fullscreen, where the tab is read-only). */
+  editing?: TimelineEditing | undefined;
 }) {
-  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom } = props;
+  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom, tuning, capo, editing } =
+    props;
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const size = useCanvasSize(box);
   const dark = useColorScheme();
   const [renderer, setRenderer] = useState<TimelineRenderer | null>(null);
   const drag = useRef<number | null>(null);
-  const live = useRef({ zoom, loop, onSeek, onZoom });
+  const editDrag = useRef(false);
+  const overlay = editing?.overlay ?? null;
+  const live = useRef({ zoom, loop, onSeek, onZoom, overlay });
   useEffect(() => {
-    live.current = { zoom, loop, onSeek, onZoom };
-  }, [zoom, loop, onSeek, onZoom]);
+    live.current = { zoom, loop, onSeek, onZoom, overlay };
+  }, [zoom, loop, onSeek, onZoom, overlay]);
 
   useEffect(() => {
-    if (canvas.current) setRenderer(new TimelineRenderer(canvas.current));
+    const el = canvas.current;
+    if (!el) return;
+    const r = new TimelineRenderer(el);
+    setRenderer(r);
+    // What the legibility test reads the pixels of (e2e/player-legibility.test.ts).
+    (el as TimelineCanvasElement).drawnText = () => r.drawnText();
   }, []);
   const theme = useMemo(() => (box ? readCanvasTheme(box) : null), [box, dark]); // eslint-disable-line react-hooks/exhaustive-deps -- re-read when the scheme flips
 
@@ -45,16 +85,19 @@ export function TimelineCanvas(props: {
     renderer.resize(size.width, size.height, size.dpr);
     renderer.setContent({ index, chords, chordText, zoom, theme });
     let last = '';
+    let lastOverlay: TimelineOverlay | null = null;
     const draw = () => {
       const scrollX = drag.current ?? followScroll(bus.time, zoom, size.width);
       const key = `${String(bus.time)}|${String(scrollX)}|${bus.sounding.join(',')}|${String(live.current.loop?.start)}`;
-      if (key === last) return;
+      if (key === last && live.current.overlay === lastOverlay) return;
       last = key;
+      lastOverlay = live.current.overlay;
       renderer.draw(
         { zoom, scrollX, width: size.width },
         bus.time,
         bus.sounding,
         live.current.loop,
+        live.current.overlay,
       );
     };
     draw();
@@ -62,7 +105,7 @@ export function TimelineCanvas(props: {
     return () => {
       off();
     };
-  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop]);
+  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop, overlay]);
 
   useEffect(() => {
     const el = canvas.current;
@@ -78,12 +121,24 @@ export function TimelineCanvas(props: {
     };
   }, []);
 
+  const pointAt = (e: ReactMouseEvent<HTMLCanvasElement>, scrollX: number): TimelinePoint => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    return {
+      x: e.clientX - rect.left + scrollX,
+      y: e.clientY - rect.top,
+      shift: e.shiftKey,
+      mod: e.ctrlKey || e.metaKey,
+      layout: timelineLayout(rect.height),
+    };
+  };
+
   const seekAt = (clientX: number, scrollX: number) => {
     const rect = canvas.current?.getBoundingClientRect();
     if (!rect) return;
     onSeek(Math.max(0, xToTime(clientX - rect.left, { zoom, scrollX, width: rect.width })));
   };
 
+  const layout = size ? timelineLayout(size.height) : null;
   return (
     <div className="lp-timeline" ref={setBox}>
       <canvas
@@ -92,22 +147,49 @@ export function TimelineCanvas(props: {
         aria-label="Tablature timeline: click or drag to seek, wheel to zoom"
         data-testid="timeline"
         data-zoom={Math.round(zoom)}
+        data-editing={editing ? 'true' : 'false'}
         onPointerDown={(e) => {
           if (e.button !== 0 || !size) return;
           e.currentTarget.setPointerCapture(e.pointerId);
           drag.current = followScroll(bus.time, zoom, size.width);
+          if (editing?.pointerDown(pointAt(e, drag.current)) === 'drag') {
+            editDrag.current = true;
+            return;
+          }
           seekAt(e.clientX, drag.current);
         }}
         onPointerMove={(e) => {
-          if (drag.current !== null) seekAt(e.clientX, drag.current);
+          if (drag.current === null) return;
+          if (editDrag.current) editing?.pointerMove(pointAt(e, drag.current));
+          else seekAt(e.clientX, drag.current);
         }}
-        onPointerUp={() => {
+        onPointerUp={(e) => {
+          if (editDrag.current && drag.current !== null && editing) {
+            if (editing.pointerUp(pointAt(e, drag.current)) === 'seek') {
+              seekAt(e.clientX, drag.current);
+            }
+          }
+          editDrag.current = false;
           drag.current = null;
         }}
         onPointerCancel={() => {
+          editDrag.current = false;
           drag.current = null;
         }}
+        onDoubleClick={(e) => {
+          if (!editing || !size) return;
+          editing.doubleClick(pointAt(e, followScroll(bus.time, zoom, size.width)));
+        }}
       />
+      {layout && (
+        <div className="lp-strings" data-testid="string-names" aria-label="Strings">
+          {staffStringNames(tuning, capo).map((name, k) => (
+            <span key={k} style={{ top: stringY(layout, k + 1) }}>
+              {name}
+            </span>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

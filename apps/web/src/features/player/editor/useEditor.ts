@@ -1,0 +1,361 @@
+import {
+  BEND_PRESETS,
+  applyBend,
+  clearBend,
+  moveToString,
+  newChord,
+  newNote,
+  nudgeNote,
+  nudgeStep,
+  pasteNotesAt,
+  record,
+  renameChord,
+  setChordEnd,
+  setFret,
+  setNoteEnd,
+  setNoteStart,
+  setTechnique,
+  setVibrato,
+  shiftTime,
+  toggleMute,
+  typeFretDigit,
+  type BendPreset,
+  type ChordEvent,
+  type NoteEvent,
+  type PendingFret,
+  type Tuning,
+} from '@riffscribe/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { History, LessonDoc } from '../model/history';
+import type { NoteIndex } from '../model/noteIndex';
+import type { TimelineOverlay } from '../timeline/renderer';
+import type { TimelineEditing, TimelinePoint } from '../ui/TimelineCanvas';
+import {
+  addChord,
+  addNotes,
+  patchChord,
+  patchNotes,
+  removeChord,
+  removeNotes,
+  type Edited,
+} from './editCommands';
+import type { EditKey } from './editorKeys';
+import { hitTest, notesInRect } from './hitTest';
+
+export interface Selection {
+  notes: readonly number[];
+  chord: number | null;
+}
+const NONE: Selection = { notes: [], chord: null };
+
+/** A drag in progress: what it moves, from the history before it (one undo step per drag). */
+type Drag =
+  | { kind: 'rect'; x0: number; y0: number; moved: boolean; add: boolean }
+  | { kind: 'noteStart' | 'noteEnd'; note: number; base: History; moved: boolean; x0: number }
+  | { kind: 'chordMove' | 'chordEnd'; chord: number; base: History; x0: number; moved: boolean };
+
+/** The chord name being typed: for a new chord at a time, or a rename of chord `index`. */
+export type ChordNaming = { mode: 'add'; time: number } | { mode: 'rename'; index: number };
+
+/**
+ * Edit mode (spec section 4, Editing interactions; section 5, Notes and chords): the selection,
+ * the keyboard's and the mouse's edits on the timeline, the clipboard. Every edit goes through
+ * the undo history as one step (a drag is one step however far it goes).
+ */
+export function useEditor(input: {
+  enabled: boolean;
+  history: History;
+  setHistory: (h: History) => void;
+  index: NoteIndex;
+  zoom: number;
+  duration: number;
+  tuning: Tuning;
+  /** The playhead, seconds. */
+  now: () => number;
+}) {
+  const { enabled, history, setHistory, index, zoom, duration, tuning, now } = input;
+  const [selection, setSelection] = useState<Selection>(NONE);
+  const [rect, setRect] = useState<TimelineOverlay['rect']>(null);
+  const [naming, setNaming] = useState<ChordNaming | null>(null);
+  const clipboard = useRef<NoteEvent[]>([]);
+  const pending = useRef<PendingFret | null>(null);
+  const drag = useRef<Drag | null>(null);
+  const curveBase = useRef<History | null>(null);
+  const live = useRef({ history, index });
+  useEffect(() => {
+    live.current = { history, index };
+  }, [history, index]);
+
+  const doc = history.doc;
+  // A selection that outlived its notes (undo, another source) keeps only what still exists.
+  const valid: Selection = useMemo(
+    () => ({
+      notes: selection.notes.filter((i) => i < doc.notes.length),
+      chord:
+        selection.chord !== null && selection.chord < doc.chords.length ? selection.chord : null,
+    }),
+    [selection, doc],
+  );
+
+  const commit = (label: string, edited: Edited, base: History = live.current.history) => {
+    const next = record(base, label, edited.doc);
+    setHistory(next);
+    live.current = { ...live.current, history: next };
+    setSelection({ notes: edited.notes, chord: edited.chord });
+  };
+  const editSelected = (label: string, patch: (n: NoteEvent) => NoteEvent | null) => {
+    if (valid.notes.length === 0) return;
+    commit(label, patchNotes(live.current.history.doc, valid.notes, patch));
+  };
+  const editChord = (label: string, patch: (c: ChordEvent) => ChordEvent | null) => {
+    const k = valid.chord;
+    const chord = k === null ? undefined : live.current.history.doc.chords[k];
+    if (k === null || !chord) return;
+    commit(label, patchChord(live.current.history.doc, k, patch(chord)));
+  };
+
+  const clear = () => {
+    setSelection(NONE);
+    pending.current = null;
+  };
+
+  const bendNext = (n: NoteEvent): NoteEvent => {
+    // Cycles +1, 1 + release, +2... then none.
+    const at = BEND_PRESETS.findIndex((p) => samePreset(n, p));
+    const next = BEND_PRESETS[at + 1];
+    return next ? applyBend(n, next) : clearBend(n);
+  };
+
+  const onKey = (key: EditKey) => {
+    const d = live.current.history.doc;
+    switch (key.type) {
+      case 'digit': {
+        const typed = typeFretDigit(pending.current, key.digit, performance.now());
+        pending.current = typed.pending;
+        editSelected('Fret', (n) => setFret({ ...n, mute: false }, typed.fret));
+        return;
+      }
+      case 'delete':
+        if (valid.notes.length > 0) commit('Delete notes', removeNotes(d, valid.notes));
+        else if (valid.chord !== null) commit('Delete chord', removeChord(d, valid.chord));
+        return;
+      case 'copy':
+        clipboard.current = valid.notes.map((i) => d.notes[i]).filter((n) => n !== undefined);
+        return;
+      case 'cut':
+        clipboard.current = valid.notes.map((i) => d.notes[i]).filter((n) => n !== undefined);
+        commit('Cut notes', removeNotes(d, valid.notes));
+        return;
+      case 'paste':
+        commit('Paste notes', addNotes(d, pasteNotesAt(clipboard.current, now(), duration)));
+        return;
+      case 'selectAll':
+        setSelection({ notes: d.notes.map((_, i) => i), chord: null });
+        return;
+      case 'nudge':
+        if (valid.notes.length > 0) {
+          editSelected('Nudge', (n) => nudgeNote(n, key.direction, key.shift, duration));
+        } else {
+          editChord('Move chord', (c) =>
+            shiftTime(c, key.direction * nudgeStep(key.shift), duration),
+          );
+        }
+        return;
+      case 'resize': {
+        const by = key.direction * nudgeStep(key.shift);
+        if (valid.notes.length > 0) {
+          editSelected('Note length', (n) => setNoteEnd(n, n.end_time + by, duration));
+        } else {
+          editChord('Chord length', (c) => setChordEnd(c, c.end_time + by, duration));
+        }
+        return;
+      }
+      case 'string':
+        editSelected('Move to string', (n) => moveToString(n, n.string + key.by, tuning));
+        return;
+      case 'technique':
+        editSelected('Technique', (n) => setTechnique(n, key.side, key.technique));
+        return;
+      case 'mute':
+        editSelected('Mute', toggleMute);
+        return;
+      case 'vibrato':
+        editSelected('Vibrato', (n) => setVibrato(n, key.kind));
+        return;
+      case 'bend':
+        editSelected('Bend', bendNext);
+        return;
+      case 'addNote': {
+        const first = valid.notes[0];
+        const string = first === undefined ? 1 : (d.notes[first]?.string ?? 1);
+        commit('Add note', addNotes(d, [newNote(now(), string, 0, duration)]));
+        return;
+      }
+      case 'addChord':
+        setNaming({ mode: 'add', time: now() });
+        return;
+      case 'renameChord':
+        if (valid.chord !== null) setNaming({ mode: 'rename', index: valid.chord });
+        return;
+    }
+  };
+
+  /** Applies the name typed for a new or renamed chord; an empty name is not saved. */
+  const nameChord = (name: string) => {
+    const n = naming;
+    setNaming(null);
+    if (!n) return;
+    const d = live.current.history.doc;
+    if (n.mode === 'add') {
+      const chord = newChord(n.time, name, duration);
+      if (chord) commit('Add chord', addChord(d, chord));
+      return;
+    }
+    const old = d.chords[n.index];
+    if (old) commit('Rename chord', patchChord(d, n.index, renameChord(old, name)));
+  };
+
+  const timeline: TimelineEditing = {
+    overlay: { notes: valid.notes, chord: valid.chord, rect },
+    pointerDown: (p: TimelinePoint) => {
+      const hit = hitTest(p.x, p.y, { index, chords: doc.chords, zoom, layout: p.layout });
+      const base = live.current.history;
+      pending.current = null;
+      if (hit.kind === 'note') {
+        const add = p.shift || p.mod;
+        if (add) {
+          const has = valid.notes.includes(hit.index);
+          setSelection({
+            notes: has ? valid.notes.filter((i) => i !== hit.index) : [...valid.notes, hit.index],
+            chord: null,
+          });
+          return 'drag';
+        }
+        if (!valid.notes.includes(hit.index)) setSelection({ notes: [hit.index], chord: null });
+        drag.current = {
+          kind: hit.part === 'end' ? 'noteEnd' : 'noteStart',
+          note: hit.index,
+          base,
+          moved: false,
+          x0: p.x,
+        };
+        return 'drag';
+      }
+      if (hit.kind === 'chord') {
+        setSelection({ notes: [], chord: hit.index });
+        drag.current = {
+          kind: hit.part === 'end' ? 'chordEnd' : 'chordMove',
+          chord: hit.index,
+          base,
+          x0: p.x,
+          moved: false,
+        };
+        return 'drag';
+      }
+      drag.current = { kind: 'rect', x0: p.x, y0: p.y, moved: false, add: p.shift || p.mod };
+      return 'drag';
+    },
+    pointerMove: (p: TimelinePoint) => {
+      const g = drag.current;
+      if (!g) return;
+      if (!g.moved && Math.abs(p.x - g.x0) < 3 && (g.kind !== 'rect' || Math.abs(p.y - g.y0) < 3))
+        return;
+      g.moved = true;
+      const t = p.x / zoom;
+      if (g.kind === 'rect') {
+        const r = { x0: g.x0, y0: g.y0, x1: p.x, y1: p.y };
+        setRect(r);
+        const inside = notesInRect(live.current.index, r, zoom, p.layout);
+        setSelection({
+          notes: g.add ? [...new Set([...valid.notes, ...inside])] : inside,
+          chord: null,
+        });
+        return;
+      }
+      const d = g.base.doc;
+      if (g.kind === 'noteStart' || g.kind === 'noteEnd') {
+        const start = g.kind === 'noteStart';
+        commit(
+          start ? 'Move note start' : 'Move note end',
+          patchNotes(d, [g.note], (n) =>
+            start ? setNoteStart(n, t, duration) : setNoteEnd(n, t, duration),
+          ),
+          g.base,
+        );
+        return;
+      }
+      if (!('chord' in g)) return;
+      const chord = d.chords[g.chord];
+      if (!chord) return;
+      const resize = g.kind === 'chordEnd';
+      const next = resize
+        ? setChordEnd(chord, t, duration)
+        : shiftTime(chord, (p.x - g.x0) / zoom, duration);
+      commit(resize ? 'Resize chord' : 'Move chord', patchChord(d, g.chord, next), g.base);
+    },
+    pointerUp: () => {
+      const g = drag.current;
+      drag.current = null;
+      setRect(null);
+      if (g?.kind === 'rect' && !g.moved) {
+        if (!g.add) clear();
+        return 'seek';
+      }
+      return 'done';
+    },
+    doubleClick: (p: TimelinePoint) => {
+      const hit = hitTest(p.x, p.y, { index, chords: doc.chords, zoom, layout: p.layout });
+      const d = live.current.history.doc;
+      if (hit.kind === 'string') {
+        commit('Add note', addNotes(d, [newNote(hit.time, hit.string, 0, duration)]));
+      } else if (hit.kind === 'chord') {
+        setNaming({ mode: 'rename', index: hit.index });
+      } else if (hit.kind === 'none' && Math.abs(p.y - p.layout.chordY) <= 12) {
+        setNaming({ mode: 'add', time: hit.time });
+      }
+    },
+  };
+
+  return {
+    enabled,
+    selection: valid,
+    selectedNotes: valid.notes.map((i) => doc.notes[i]).filter((n): n is NoteEvent => !!n),
+    selectedChord: valid.chord === null ? null : (doc.chords[valid.chord] ?? null),
+    timeline,
+    onKey,
+    clear,
+    naming,
+    setNaming,
+    nameChord,
+    /** Applies an edit to every selected note (the inspector's buttons). */
+    editSelected,
+    /**
+     * The pitch-curve editor's note: previewed while dragging, one undo step for the whole drag.
+     */
+    setCurve: (note: NoteEvent, done: boolean) => {
+      const i = valid.notes[0];
+      if (i === undefined) return;
+      const base = curveBase.current ?? live.current.history;
+      curveBase.current = done ? null : base;
+      commit(
+        'Pitch curve',
+        patchNotes(base.doc, [i], () => note),
+        base,
+      );
+    },
+    /** Replaces the whole document (restoring a draft), as one undoable step. */
+    replaceDoc: (label: string, next: LessonDoc) => {
+      commit(label, { doc: next, notes: [], chord: null });
+    },
+  };
+}
+
+export type Editor = ReturnType<typeof useEditor>;
+
+function samePreset(n: NoteEvent, p: BendPreset): boolean {
+  return (
+    n.bend_to_fret === n.fret + p.frets &&
+    (n.release_to_fret !== null) === p.release &&
+    n.pitch_arr.length === 9
+  );
+}

@@ -1,0 +1,120 @@
+import { rmSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { MESSAGES, type NoteEvent } from '@riffscribe/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
+import { launchChromium } from './support/browser.js';
+import { clickText, editLesson, waitForFrets } from './support/editor.js';
+import { openLesson, seekTo } from './support/player.js';
+import { signIn } from './support/auth.js';
+import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
+import { makeVideo, mediaDir } from './support/media.js';
+
+/**
+ * Issue 11, saving: auto-save every 30 s on a clock the test holds, and a save that fails because
+ * the server is down, after which a reload offers the edits back from local storage.
+ */
+describe('tab editor saving in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let jobId: string;
+  let work: string;
+  let owner: TestUser;
+
+  const editedFrets = async () => {
+    const res = await server.request('GET', `/api/notes?jobId=${jobId}&edit_version=true`, {
+      token: owner.token,
+    });
+    return ((await res.json()) as { events: NoteEvent[] }).events.map((n) => n.fret);
+  };
+
+  beforeAll(async () => {
+    work = mediaDir();
+    server = await startServerWithWeb();
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    await signIn(page, server.url, { email: 'sam@example.test', name: 'Sam Saver' });
+    owner = await userByEmail(server, 'sam@example.test');
+    jobId = await seedLesson(server, owner, {
+      ...editLesson(),
+      video: makeVideo(work, 'save.mp4', 10, { sound: 'tone', portrait: true }),
+      duration: 10,
+    });
+  });
+
+  afterAll(async () => {
+    await context.close();
+    await browser.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('auto-saves 30 s after an edit, on the page clock', async () => {
+    // The page's timers run on a clock the test moves; time stands still until it does.
+    await page.clock.install();
+    await openLesson(page, server.url, jobId);
+    await seekTo(page, 0);
+    await page.locator('.lp[data-mode="edit"]').waitFor();
+    await clickText(page, '5');
+    await page.keyboard.press('8');
+    await waitForFrets(page, ['8'], ['5']);
+    await page.locator('.lp[data-dirty="true"]').waitFor();
+    await page.clock.runFor(29_000);
+    expect(await page.locator('.lp').getAttribute('data-dirty')).toBe('true');
+    expect(await editedFrets()).toContain(5);
+    await page.clock.runFor(1_500);
+    await page.getByRole('status').filter({ hasText: MESSAGES.changesSaved }).waitFor();
+    await page.locator('.lp[data-dirty="false"]').waitFor();
+    expect(await editedFrets()).toContain(8);
+    // The saved notice goes after 3 s.
+    await page.clock.runFor(3_100);
+    await page.getByRole('status').filter({ hasText: MESSAGES.changesSaved }).waitFor({
+      state: 'detached',
+    });
+  });
+
+  it('keeps the edits when saving fails (server stopped) and offers them back after a reload', async () => {
+    await clickText(page, '7');
+    await page.keyboard.press('1');
+    await page.keyboard.press('9');
+    await waitForFrets(page, ['19'], ['7']);
+    const draft = await page.evaluate(
+      (id) => localStorage.getItem(`riffscribe:draft:${id}`),
+      jobId,
+    );
+    expect(draft).toContain('"fret":19');
+    // The server stops answering: the save fails (and is only logged).
+    const http = server.app.server;
+    const port = Number(new URL(server.url).port);
+    const stopped = new Promise((resolve) => http.close(resolve));
+    http.closeAllConnections();
+    await stopped;
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save' }).waitFor(); // no longer 'Saving…'
+    expect(await page.locator('.lp').getAttribute('data-dirty')).toBe('true');
+    expect(await page.getByRole('status').filter({ hasText: MESSAGES.changesSaved }).count()).toBe(
+      0,
+    );
+    // Back up, on the same port and database; the saved version still has 7.
+    await new Promise<void>((resolve) => {
+      http.listen({ port, host: '127.0.0.1' }, resolve);
+    });
+    expect(await editedFrets()).toContain(7);
+    await page.reload();
+    await page.getByTestId('draft-banner').waitFor();
+    await seekTo(page, 0);
+    await waitForFrets(page, ['7', '8'], ['19']);
+    await page.getByRole('button', { name: 'Restore edits' }).click();
+    await waitForFrets(page, ['19', '8'], ['7']);
+    await page.locator('.lp[data-dirty="true"]').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.lp[data-dirty="false"]').waitFor();
+    expect(await editedFrets()).toContain(19);
+    expect(
+      await page.evaluate((id) => localStorage.getItem(`riffscribe:draft:${id}`), jobId),
+    ).toBeNull();
+  });
+});
