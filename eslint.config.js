@@ -19,7 +19,6 @@ const ioModules = [
   'onnxruntime-node',
   '@ffmpeg-installer/*',
   '@ffprobe-installer/*',
-  'onnxruntime-node',
 ];
 
 export default tseslint.config(
