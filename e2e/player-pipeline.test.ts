@@ -9,6 +9,7 @@ import { signIn } from './support/auth.js';
 import { launchChromium, screenshot } from './support/browser.js';
 import { makeVideo, mediaDir } from './support/media.js';
 import { DESKTOP } from './support/shots.js';
+import { STAFF_GUTTER } from '../apps/web/src/features/player/timeline/scale.js';
 
 const STANDARD = TUNING_PRESETS[0].pitches; // Standard: E2 A2 D3 G3 B3 E4
 
@@ -104,8 +105,9 @@ describe('tab player on a lesson processed by the real pipeline', () => {
     await seekTo(page, 0);
     const box = await page.getByTestId('timeline').boundingBox();
     if (!box) throw new Error('no timeline');
-    // Zoom 100 px/s with the playhead at the start: x = 300 is 3 s.
-    await page.mouse.click(box.x + 300, box.y + box.height / 2);
+    // Zoom 100 px/s with the playhead at the start: 300 px right of the string names is 3 s. The
+    // owner is in edit mode, where a click on a note selects it: click the time ruler instead.
+    await page.mouse.click(box.x + STAFF_GUTTER + 300, box.y + box.height - 4);
     expect((await videoState(page)).time).toBeCloseTo(3, 1);
     await page.keyboard.press('ArrowRight');
     expect((await videoState(page)).time).toBeCloseTo(3.5, 1);

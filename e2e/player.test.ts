@@ -9,6 +9,7 @@ import { openLesson, seekTo, videoState } from './support/player.js';
 import { signIn } from './support/auth.js';
 import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
 import { makeToneWav, makeVideo, mediaDir } from './support/media.js';
+import { STAFF_GUTTER } from '../apps/web/src/features/player/timeline/scale.js';
 
 /**
  * The tab player in Chromium, on a lesson stored through the server's own code (a real ffmpeg
@@ -102,9 +103,8 @@ describe('tab player in Chromium', () => {
   it('seeks by a click on the timeline, by the arrows and by the slider', async () => {
     await seekTo(page, 0);
     const box = (await page.getByTestId('timeline').boundingBox())!;
-    // At zoom 100 px/s with the playhead at the start, the tab starts right of the 24 px string
-    // names: x = 324 is 3 s.
-    await page.mouse.click(box.x + 324, box.y + box.height / 2);
+    // At zoom 100 px/s with the playhead at the start, 300 px right of the string names is 3 s.
+    await page.mouse.click(box.x + STAFF_GUTTER + 300, box.y + box.height / 2);
     expect((await videoState(page)).time).toBeCloseTo(3, 1);
     await page.keyboard.press('ArrowRight');
     expect((await videoState(page)).time).toBeCloseTo(3.5, 1);

@@ -1,5 +1,6 @@
 import { plainNote, type ChordEvent, type NoteEvent } from '@riffscribe/core';
 import type { Page } from 'playwright-core';
+import { STAFF_GUTTER } from '../../apps/web/src/features/player/timeline/scale.js';
 
 /**
  * Helpers for the editor's e2e tests: a lesson whose fret numbers are all different (so a test
@@ -103,5 +104,5 @@ export async function stringLineY(page: Page, s: number): Promise<number> {
 /** Page x of `time` seconds while the view is at the start (zoom 100, the tab after the names). */
 export async function timeX(page: Page, time: number): Promise<number> {
   const box = (await page.getByTestId('timeline').boundingBox())!;
-  return box.x + 24 + time * 100;
+  return box.x + STAFF_GUTTER + time * 100;
 }
