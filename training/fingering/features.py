@@ -16,7 +16,6 @@ CLOSE_DT = 0.1            # hard: groups this close (s) ...
 CLOSE_SPAN = 7            # ... span at most this many frets together
 MAX_CANDIDATES = 48       # fingerings kept per group, best first (2 of 181,352 corpus groups have more)
 STD_INTERVALS = (5, 5, 5, 4, 5)
-WINDOW, MARGIN = 128, 32  # inference windows: 128 notes, the middle 64 kept
 
 
 def guitar_class(program):
@@ -91,39 +90,6 @@ def encode(pitches, times, tuning, capo, program, max_fret=MAX_FRET):
                 row[32 + gc] = 1.0
             row[35] = (pitches[i] - base) / 24.0
     return x
-
-
-def window_starts(n):
-    """Starts of the inference windows: each keeps its notes MARGIN..WINDOW-MARGIN (the first and
-    last keep their outer margins too)."""
-    core = WINDOW - 2 * MARGIN
-    if n <= WINDOW:
-        return [0]
-    starts, s = [], 0
-    while True:
-        starts.append(s)
-        if s + WINDOW >= n:
-            break
-        s += core
-    starts[-1] = max(0, n - WINDOW)
-    return starts
-
-
-def stitch(n, starts, window_outputs):
-    """Per-note rows from overlapping windows: a note takes the window whose kept middle holds it."""
-    out = None
-    for w, s in enumerate(starts):
-        o = window_outputs[w]
-        length = o.shape[0]
-        if out is None:
-            out = np.zeros((n, o.shape[1]), dtype=o.dtype)
-        lo = s + (0 if w == 0 else MARGIN)
-        hi = s + length if w == len(starts) - 1 else s + length - MARGIN
-        if w + 1 < len(starts):
-            hi = min(hi, starts[w + 1] + MARGIN)
-        lo = max(lo, 0)
-        out[lo:hi] = o[lo - s:hi - s]
-    return out
 
 
 # ----------------------------------------------------------------------------------------------

@@ -4,10 +4,15 @@ export { findFfmpeg, findFfprobe } from './adapters/binaries.js';
 export { findDatasetsRoot, fixtureFile } from './eval/datasets.js';
 export { decodeAudio, probeMedia } from './adapters/media.js';
 export type { MediaInfo } from './adapters/media.js';
-export { loadModel } from './adapters/model.js';
 export { EngineError } from './errors.js';
 export type { EngineErrorCode } from './errors.js';
-export { ENGINE_VERSION, guitarSetup, transcribe, transcribeAudio } from './pipeline.js';
+export {
+  ENGINE_VERSION,
+  guitarSetup,
+  loadModels,
+  transcribe,
+  transcribeAudio,
+} from './pipeline.js';
 export { ENGINE_STAGES } from './pipeline-types.js';
 export type {
   EngineStage,
@@ -17,4 +22,6 @@ export type {
   TranscribeOptions,
   Transcription,
 } from './pipeline-types.js';
+export { refingerSelection } from './refinger.js';
+export { RefingerError } from './tab/refinger.js';
 export { renderAsciiTab } from './render/ascii-tab.js';

@@ -1,6 +1,7 @@
 import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
-import { AudioBuffer, checkDuration, probeMedia, streamAudio } from './adapters/media.js';
-import { ModelStream, runModel, windowCount } from './adapters/model.js';
+import { checkDuration, probeMedia, streamAudio } from './adapters/media.js';
+import { loadModel, ModelStream, runModel, windowCount } from './adapters/model.js';
+import { SpilledAudio, SpilledRows } from './adapters/spill.js';
 import { EngineError } from './errors.js';
 import { detectChords, detectKey } from './harmony/index.js';
 import { defaultNoteOptions, extractNotes } from './notes/extract.js';
@@ -11,11 +12,17 @@ import type {
   TranscribeOptions,
   Transcription,
 } from './pipeline-types.js';
-import { assignTab } from './tab/assign.js';
+import { fingerNotes, loadFingeringModel } from './adapters/fingering-model.js';
+import { strumsOf } from './tab/groups.js';
+import { guitarClassOfType } from './tab/learned/features.js';
+import { guitarSetup } from './guitar.js';
+import { withConfidence } from './tab/confidence.js';
 import { oneNotePerString } from './tab/strings.js';
 import { detectTechniques } from './techniques/detect.js';
-import type { DetectedNote, GuitarSetup, ModelOutput, TabNote } from './types.js';
-import { FRAME_RATE, SAMPLE_RATE } from './units.js';
+import { CONTOUR_BINS } from './notes/posteriorgram.js';
+import { clipRms } from './techniques/spectrum.js';
+import type { ClipAudio, DetectedNote, ModelOutput, TabNote } from './types.js';
+import { fret, FRAME_RATE, SAMPLE_RATE, stringNumber } from './units.js';
 
 export const ENGINE_VERSION = '1.0.0';
 
@@ -44,10 +51,7 @@ const DECODE_TIMEOUT_MS = 180_000;
 /** RMS below this (about -60 dBFS) is treated as silence. */
 const SILENCE_RMS = 0.001;
 
-/** The guitar a config describes. */
-export function guitarSetup(config: UploadConfig): GuitarSetup {
-  return { tuning: config.tuning, capo: config.capo, frets: config.visible_frets };
-}
+export { guitarSetup };
 
 function reporter(onProgress: ProgressListener | undefined) {
   let last = -1;
@@ -65,12 +69,6 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new EngineError('cancelled', 'The transcription was cancelled.');
 }
 
-function rms(audio: Float32Array): number {
-  let sum = 0;
-  for (const sample of audio) sum += sample * sample;
-  return audio.length === 0 ? 0 : Math.sqrt(sum / audio.length);
-}
-
 /** The notes of a lesson, with the stages' intermediate results. */
 export interface LessonNotes {
   /** The notes stage's notes (pitch and timing), also what chords and key are named from. */
@@ -83,23 +81,68 @@ export interface LessonNotes {
 
 export interface LessonNoteOptions {
   /** Places the detected notes instead of the tab stage (measurement: the true strings). */
-  place?: (detected: readonly DetectedNote[]) => TabNote[];
+  place?: (detected: readonly DetectedNote[]) => TabNote[] | Promise<TabNote[]>;
   /** Called before the tab and the techniques stages (progress, cancellation). */
   onStage?: (stage: 'assigning_tabs' | 'detecting_techniques') => void;
 }
 
 /**
- * From the model's output to the lesson's notes (pure): notes (notes/extract.ts) without those
- * starting too close to the end, tab (assignTab, then one note per string), techniques. `output`
- * is null for a silent clip. transcribeAudio and the corpus measurement both use this, so they
- * score the same notes.
+ * Loads the note model and the fingering model once per process (later callers share them).
+ * Call at start-up to keep model loading out of the first transcription.
  */
-export function lessonNotes(
+export async function loadModels(): Promise<void> {
+  await Promise.all([loadModel(), loadFingeringModel()]);
+}
+
+/**
+ * The tab stage: string and fret for each detected note from the learned fingering model
+ * (adapters/fingering-model.ts: scores learned from human tabs, decoded under the hand's rules),
+ * then one note per string. The notes of a strum reach the model as one chord (tabs write a
+ * chord's notes at one time, a recording spreads them over 20-80 ms: tab/groups.ts); a group of
+ * more than six keeps its six strongest; a note no string reaches is left out. Each note keeps
+ * the model's probability of its string (`fingeringProbability`) for its confidence.
+ */
+export async function placeNotes(
+  detected: readonly DetectedNote[],
+  config: UploadConfig,
+): Promise<TabNote[]> {
+  const setup = guitarSetup(config);
+  const { groups, time } = strumsOf(detected);
+  const notes = groups.flat().flatMap((i) => {
+    const note = detected[i];
+    return note ? [{ note, time: time[i] ?? note.time }] : [];
+  });
+  const fingered = await fingerNotes(
+    notes.map(({ note, time }) => ({ time, pitch: note.pitch })),
+    { tuning: setup.tuning, capo: setup.capo, maxFret: setup.frets },
+    guitarClassOfType(config.guitar_type),
+  );
+  const tab: TabNote[] = [];
+  notes.forEach(({ note }, i) => {
+    const f = fingered[i];
+    if (f?.string == null || f.fret == null) return;
+    tab.push({
+      ...note,
+      string: stringNumber(f.string),
+      fret: fret(f.fret),
+      fingeringProbability: f.confidence,
+    });
+  });
+  return oneNotePerString(tab);
+}
+
+/**
+ * From the model's output to the lesson's notes: notes (notes/extract.ts) without those
+ * starting too close to the end, tab (placeNotes), techniques, and each note's confidence
+ * (tab/confidence.ts). `output` is null for a silent clip. transcribeAudio and the corpus
+ * measurement both use this, so they score the same notes.
+ */
+export async function lessonNotes(
   output: ModelOutput | null,
-  audio: Float32Array,
+  audio: ClipAudio,
   config: UploadConfig,
   options: LessonNoteOptions = {},
-): LessonNotes {
+): Promise<LessonNotes> {
   const setup = guitarSetup(config);
   const duration = audio.length / SAMPLE_RATE;
   // A note that starts closer to the end of the audio than the minimum note length cannot be
@@ -109,11 +152,11 @@ export function lessonNotes(
     ? extractNotes(output, defaultNoteOptions(setup, config)).filter((n) => n.time < lastStart)
     : [];
   options.onStage?.('assigning_tabs');
-  const tab = options.place
-    ? options.place(detected)
-    : oneNotePerString(assignTab(detected, setup));
+  const tab = options.place ? await options.place(detected) : await placeNotes(detected, config);
   options.onStage?.('detecting_techniques');
-  const notes = detectTechniques(tab, audio, setup);
+  // Each note's confidence (the player's review queue) from what the model heard and how
+  // clearly the tab stage chose the string.
+  const notes = withConfidence(detectTechniques(tab, audio, setup), tab);
   return { detected, tab, notes };
 }
 
@@ -150,35 +193,41 @@ export async function transcribe(
   throwIfAborted(signal);
   report('extracting_audio');
   const expected = Math.ceil(info.durationSeconds * SAMPLE_RATE);
-  // A little room over the probed length: containers round their durations.
-  const audio = new AudioBuffer(expected + SAMPLE_RATE / 2);
-  const windows = windowCount(expected);
-  const model = new ModelStream((done) => {
-    report('transcribing', Math.min(1, done / windows));
-  });
-  await streamAudio(
-    file,
-    (piece) => {
-      audio.append(piece);
-      return model.push(piece);
-    },
-    {
-      ...(signal ? { signal } : {}),
-      ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
-      // The decoder waits for the model: allow for both, at a generous real-time factor.
-      timeoutMs: DECODE_TIMEOUT_MS + info.durationSeconds * 1000,
-    },
-  );
-  const samples = audio.samples();
-  const output = await model.end();
-  throwIfAborted(signal);
-  return finishTranscription(
-    samples,
-    rms(samples) < SILENCE_RMS ? null : output,
-    config,
-    report,
-    signal,
-  );
+  // What grows with the video's length goes to disk (adapters/spill.ts): the samples, which the
+  // techniques stage reads back around each note, and the model's pitch contours.
+  const audio = new SpilledAudio();
+  const contours = new SpilledRows(CONTOUR_BINS);
+  try {
+    const windows = windowCount(expected);
+    const model = new ModelStream((done) => {
+      report('transcribing', Math.min(1, done / windows));
+    }, contours);
+    await streamAudio(
+      file,
+      (piece) => {
+        audio.append(piece);
+        return model.push(piece);
+      },
+      {
+        ...(signal ? { signal } : {}),
+        ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
+        // The decoder waits for the model: allow for both, at a generous real-time factor.
+        timeoutMs: DECODE_TIMEOUT_MS + info.durationSeconds * 1000,
+      },
+    );
+    const output = await model.end();
+    throwIfAborted(signal);
+    return await finishTranscription(
+      audio,
+      clipRms(audio) < SILENCE_RMS ? null : output,
+      config,
+      report,
+      signal,
+    );
+  } finally {
+    audio.close();
+    contours.close();
+  }
 }
 
 /** Transcribes decoded audio (mono, 22050 Hz) into the spec's results, notes and chords. */
@@ -190,7 +239,7 @@ export async function transcribeAudio(
 ): Promise<Transcription> {
   const report = reporter(onProgress);
   const { signal } = options;
-  const silent = rms(audio) < SILENCE_RMS;
+  const silent = clipRms(audio) < SILENCE_RMS;
 
   report('transcribing');
   const output = silent
@@ -203,16 +252,16 @@ export async function transcribeAudio(
 }
 
 /** The stages after the model: notes, tab, techniques, chords and key, and the results file. */
-function finishTranscription(
-  audio: Float32Array,
+async function finishTranscription(
+  audio: ClipAudio,
   output: ModelOutput | null,
   config: UploadConfig,
   report: ReturnType<typeof reporter>,
   signal: AbortSignal | undefined,
-): Transcription {
+): Promise<Transcription> {
   const duration = audio.length / SAMPLE_RATE;
   const silent = output === null;
-  const { detected, notes } = lessonNotes(output, audio, config, {
+  const { detected, notes } = await lessonNotes(output, audio, config, {
     onStage: (stage) => {
       throwIfAborted(signal);
       report(stage);

@@ -19,8 +19,31 @@ export interface ModelOutput {
   frames: Float32Array[];
   /** Onset activation, 88 bins per frame. */
   onsets: Float32Array[];
-  /** Pitch contour, 264 bins per frame: 3 bins per semitone, bin 0 = MIDI 21. */
-  contours: Float32Array[];
+  /**
+   * Pitch contour, 264 bins per frame: 3 bins per semitone, bin 0 = MIDI 21. Read row by row
+   * (`at`): for a long video they are kept on disk (adapters/spill.ts).
+   */
+  contours: RowSource;
+}
+
+/**
+ * Rows read one at a time; an array of rows is one. A row returned may be a view that is valid
+ * only until the next `at` call on the same source: read it, do not keep it.
+ */
+export interface RowSource {
+  readonly length: number;
+  at(index: number): Float32Array | undefined;
+}
+
+/**
+ * A clip's samples (mono, SAMPLE_RATE), read a range at a time; a Float32Array is one. For a
+ * long video they are kept on disk (adapters/spill.ts), so a range returned may be a view that
+ * is valid only until the next `subarray` call on the same clip: read it, do not keep it.
+ */
+export interface ClipAudio {
+  readonly length: number;
+  /** Samples `begin` to `end`, clamped to the clip as Float32Array.subarray clamps. */
+  subarray(begin: number, end: number): Float32Array;
 }
 
 /** A pitched note found in the audio, before it has a string. */
@@ -57,4 +80,9 @@ export interface GuitarSetup {
 export interface TabNote extends DetectedNote {
   string: StringNumber;
   fret: Fret;
+  /**
+   * The learned fingering model's probability (0..1) of this note's string, when the string came
+   * from it (the pipeline's tab stage, placeNotes).
+   */
+  fingeringProbability?: number;
 }

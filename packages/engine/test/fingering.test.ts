@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { defaultUploadConfig } from '@riffscribe/core';
 import { fingerNotes, loadFingeringModel } from '../src/adapters/fingering-model.js';
+import { placeNotes } from '../src/pipeline.js';
 import { viterbiStrings } from '../src/tab/learned/decode.js';
 import {
   encodeFeatures,
@@ -13,6 +15,7 @@ import {
   guitarClassOfProgram,
   type GuitarClass,
 } from '../src/tab/learned/features.js';
+import { midi, seconds } from '../src/units.js';
 
 /**
  * The learned fingering model through onnxruntime-node, against what the training code computed
@@ -172,3 +175,58 @@ describe('riffscribe fingering IN OUT', () => {
 
 /** Share of the written strings the model must find on the project's own tabs. */
 const ACCURACY_FLOOR = 0.8;
+
+describe('the pipeline tab stage (placeNotes, the learned model)', () => {
+  const STANDARD = [40, 45, 50, 55, 59, 64];
+  /** A shape ("x02220", low E string first) strummed at `time`, 12 ms between strings. */
+  const strum = (shape: string, capo: number, time: number) =>
+    Array.from(shape)
+      .flatMap((ch, i) =>
+        ch === 'x'
+          ? []
+          : [{ pitch: (STANDARD[i] ?? 0) + capo + Number(ch), string: 6 - i, fret: Number(ch) }],
+      )
+      .map((n, k) => ({ ...n, time: time + k * 0.012 }));
+  const detected = (notes: { time: number; pitch: number }[]) =>
+    notes.map((n) => ({
+      time: seconds(n.time),
+      endTime: seconds(n.time + 0.45),
+      pitch: midi(n.pitch),
+      amplitude: 0.8,
+      onset: 0.8,
+      bend: [],
+    }));
+
+  it('keeps open shapes above a capo open, also when a strum lost its lowest and highest notes', async () => {
+    // The held-back failure: with capo 2, an open A shape missing its bass and top note came out
+    // as 7-7-6 up the neck.
+    const config = { ...defaultUploadConfig('acoustic'), capo: 2 };
+    for (const shape of ['x02220', 'x32010', 'xx0232', '022100']) {
+      const whole = [0, 1, 2, 3].flatMap((k) => strum(shape, 2, k * 0.5));
+      const pitches = whole.map((n) => n.pitch);
+      const partial = whole.filter(
+        (n) => n.pitch !== Math.min(...pitches) && n.pitch !== Math.max(...pitches),
+      );
+      for (const notes of [whole, partial]) {
+        const tab = await placeNotes(detected(notes), config);
+        expect(
+          tab.map((n) => `${n.string}:${n.fret}`),
+          shape,
+        ).toEqual(notes.map((n) => `${n.string}:${n.fret}`));
+        for (const n of tab) expect(n.fingeringProbability).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('leaves out a note no string reaches and keeps one note per string', async () => {
+    const config = defaultUploadConfig('electric');
+    const tab = await placeNotes(
+      detected([
+        { time: 0, pitch: 30 },
+        { time: 0.5, pitch: 64 },
+      ]),
+      config,
+    );
+    expect(tab.map((n) => n.pitch)).toEqual([64]);
+  });
+});

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runModel } from '../src/adapters/model.js';
 import { seededRandom } from '../src/eval/random.js';
-import type { ModelOutput } from '../src/types.js';
+import type { ModelOutput, RowSource } from '../src/types.js';
 import { HOP, SAMPLE_RATE } from '../src/units.js';
 
 /**
@@ -58,15 +58,15 @@ function renderClip(): Float32Array {
 
 /** The three posteriorgrams in one array: contours, then frames, then onsets, row by row. */
 function flatten(output: ModelOutput): Float32Array {
-  const parts = [output.contours, output.frames, output.onsets];
-  const total = parts.reduce((n, rows) => n + rows.reduce((m, r) => m + r.length, 0), 0);
-  const all = new Float32Array(total);
+  const parts: RowSource[] = [output.contours, output.frames, output.onsets];
+  const rows = parts.flatMap((source) =>
+    Array.from({ length: source.length }, (_, i) => Float32Array.from(source.at(i) ?? [])),
+  );
+  const all = new Float32Array(rows.reduce((n, r) => n + r.length, 0));
   let offset = 0;
-  for (const rows of parts) {
-    for (const row of rows) {
-      all.set(row, offset);
-      offset += row.length;
-    }
+  for (const row of rows) {
+    all.set(row, offset);
+    offset += row.length;
   }
   return all;
 }

@@ -74,16 +74,18 @@ export function loadFingeringModel(): Promise<FingeringModel> {
 
 /**
  * String, fret and confidence for every note, in the input's order: the learned model's scores
- * decoded under the hand's rules. `pinned` maps an input index to the string it must keep.
+ * decoded under the hand's rules. `pinned` maps an input index to the string it must keep;
+ * `allowed` to the only strings it may use (see decodeFingering).
  */
 export async function fingerNotes(
   notes: readonly PitchedNote[],
   setup: FingeringSetup,
   guitar: GuitarClass,
   pinned?: ReadonlyMap<number, number>,
+  allowed?: ReadonlyMap<number, readonly number[]>,
 ): Promise<Fingered[]> {
   const model = await loadFingeringModel();
   const prepared = prepareFingering(notes, setup, guitar);
   const logp = await model.score(prepared.features, notes.length);
-  return decodeFingering(prepared, logp, model.weights, pinned);
+  return decodeFingering(prepared, logp, model.weights, pinned, allowed);
 }

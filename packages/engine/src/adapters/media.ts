@@ -421,14 +421,9 @@ export async function streamAudio(
  * Growing mono audio: pieces appended in order, kept in one array that grows by a quarter when
  * full, so that the clip ends up in one Float32Array without a list of pieces beside it.
  */
-export class AudioBuffer {
-  private data: Float32Array;
+class AudioBuffer {
+  private data = new Float32Array(SAMPLE_RATE);
   private size = 0;
-
-  /** @param expectedSamples room to allocate at once (the probed duration), 0 when unknown. */
-  constructor(expectedSamples = 0) {
-    this.data = new Float32Array(Math.max(SAMPLE_RATE, expectedSamples));
-  }
 
   append(samples: Float32Array): void {
     if (this.size + samples.length > this.data.length) {

@@ -3,7 +3,9 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type * as Ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
+import { CONTOUR_BINS, NOTE_BINS } from '../notes/posteriorgram.js';
 import type { ModelOutput } from '../types.js';
+import type { SpilledRows } from './spill.js';
 import { HOP } from '../units.js';
 
 /**
@@ -32,8 +34,6 @@ const LEAD_SAMPLES = EDGE_FRAMES * HOP;
 /** Windows per model call: 8 is as fast per window as larger batches on 2 cores, and small. */
 const BATCH = 8;
 
-const NOTE_BINS = 88;
-const CONTOUR_BINS = 264;
 /** Tensor names of the ONNX export (models/basic-pitch, README of the shared copy). */
 const INPUT_NAME = 'serving_default_input_2:0';
 const OUTPUT_NAMES = {
@@ -188,8 +188,15 @@ export class ModelStream {
   private running: Promise<void> = Promise.resolve();
   private failure: EngineError | undefined;
 
-  /** @param onWindows called with the number of windows done so far, after each batch. */
-  constructor(private readonly onWindows?: (done: number) => void) {}
+  /**
+   * @param onWindows called with the number of windows done so far, after each batch.
+   * @param contourStore where the contour rows go instead of memory (a long video's are large;
+   *   the caller closes it when done with the output).
+   */
+  constructor(
+    private readonly onWindows?: (done: number) => void,
+    private readonly contourStore?: SpilledRows,
+  ) {}
 
   /** Samples received so far. */
   get samples(): number {
@@ -217,10 +224,11 @@ export class ModelStream {
       }
       return out;
     };
+    this.contourStore?.limit(nFrames);
     return {
       frames: rows((b) => b.frames, NOTE_BINS),
       onsets: rows((b) => b.onsets, NOTE_BINS),
-      contours: rows((b) => b.contours, CONTOUR_BINS),
+      contours: this.contourStore ?? rows((b) => b.contours, CONTOUR_BINS),
     };
   }
 
@@ -306,8 +314,9 @@ export class ModelStream {
       count: count * KEPT_FRAMES,
       frames: keep(out.frames, NOTE_BINS),
       onsets: keep(out.onsets, NOTE_BINS),
-      contours: keep(out.contours, CONTOUR_BINS),
+      contours: this.contourStore ? new Float32Array(0) : keep(out.contours, CONTOUR_BINS),
     });
+    this.contourStore?.append(keep(out.contours, CONTOUR_BINS));
     this.nextWindow += count;
     // Forget the samples no later window reads (the space is reused by the next append).
     const drop = Math.min(

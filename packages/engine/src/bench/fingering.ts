@@ -1,21 +1,10 @@
 import { fingerNotes, loadFingeringModel } from '../adapters/fingering-model.js';
 import type { PitchedNote } from '../tab/learned/finger.js';
-
-/** Seeded generator (mulberry32): the same made-up notes every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../eval/random.js';
 
 /** A dense made-up part: single notes and chords of 2-6 notes, about 8 onsets a second. */
 function notesFor(seconds: number): PitchedNote[] {
-  const r = rng(42);
+  const r = seededRandom(42);
   const out: PitchedNote[] = [];
   for (let t = 0; t < seconds; t += 0.06 + r() * 0.12) {
     const size = r() < 0.7 ? 1 : 2 + Math.floor(r() * 5);

@@ -1,8 +1,7 @@
 import type { NoteEvent, UploadConfig } from '@riffscribe/core';
 import { detectChords, detectKey } from '../harmony/index.js';
-import { guitarSetup, transcribeAudio } from '../pipeline.js';
+import { placeNotes, transcribeAudio } from '../pipeline.js';
 import type { Transcription } from '../pipeline-types.js';
-import { assignTabWithReport, type DroppedNotes } from '../tab/assign.js';
 import { openPitch } from '../tab/fingering.js';
 import { SAMPLE_RATE, midi, seconds } from '../units.js';
 import {
@@ -10,11 +9,13 @@ import {
   fingeringAccuracy,
   keysAgree,
   noteScores,
+  reviewCounts,
   tabScores,
   type ChordAccuracy,
   type ChordSpan,
   type FingeringAccuracy,
   type PlacedNote,
+  type ReviewCounts,
   type Scores,
   type TechniqueCounts,
 } from './metrics.js';
@@ -65,7 +66,8 @@ export interface ClipResult {
   tab: Scores;
   /** String/fret accuracy with the true pitches and times given to the tab stage. */
   fingering: FingeringAccuracy;
-  fingeringDropped: DroppedNotes;
+  /** True notes the tab stage left out (no string reaches them, more than six at once). */
+  fingeringDropped: number;
   chords: {
     pipeline: ChordScores;
     trueNotes: ChordScores;
@@ -80,6 +82,8 @@ export interface ClipResult {
     trueNotesCorrect: boolean | null;
   };
   techniques: Record<string, TechniqueCounts> | null;
+  /** The review queue (doubtful notes) as a detector of the wrong notes. */
+  review: ReviewCounts;
 }
 
 function chordScores(reference: readonly ChordSpan[], estimate: readonly ChordSpan[]): ChordScores {
@@ -91,7 +95,10 @@ function chordScores(reference: readonly ChordSpan[], estimate: readonly ChordSp
 }
 
 /** The pitched notes of a transcription, placed (pitch from tuning, capo, string and fret). */
-export function placedNotes(notes: readonly NoteEvent[], config: UploadConfig): PlacedNote[] {
+export function placedNotes(
+  notes: readonly NoteEvent[],
+  config: UploadConfig,
+): (PlacedNote & { confidence?: number })[] {
   return notes
     .filter((n) => !n.mute)
     .map((n) => ({
@@ -100,6 +107,7 @@ export function placedNotes(notes: readonly NoteEvent[], config: UploadConfig): 
       pitch: openPitch(config, n.string) + n.fret,
       string: n.string,
       fret: n.fret,
+      ...(n.confidence === undefined ? {} : { confidence: n.confidence }),
     }));
 }
 
@@ -119,8 +127,8 @@ export async function evaluateClip(
   const runSeconds = (now() - started) / 1000;
   const estimate = placedNotes(transcription.notes, truth.config);
 
-  const setup = guitarSetup(truth.config);
-  const given = assignTabWithReport(
+  // The pipeline's tab stage, given the true pitches and times.
+  const given = await placeNotes(
     truth.notes.map((n) => ({
       time: seconds(n.time),
       endTime: seconds(n.endTime),
@@ -129,11 +137,11 @@ export async function evaluateClip(
       onset: 1,
       bend: [],
     })),
-    setup,
+    truth.config,
   );
   const fingering = fingeringAccuracy(
     truth.notes,
-    given.notes.map((n) => ({
+    given.map((n) => ({
       time: n.time,
       endTime: n.endTime,
       pitch: n.pitch,
@@ -177,7 +185,7 @@ export async function evaluateClip(
       noteWithOffsets: noteScores(truth.notes, estimate, { withOffsets: true }),
       tab: tabScores(truth.notes, estimate),
       fingering,
-      fingeringDropped: given.dropped,
+      fingeringDropped: truth.notes.length - given.length,
       chords,
       key: {
         truth: truth.key,
@@ -187,6 +195,7 @@ export async function evaluateClip(
         trueNotesCorrect: truth.key === null ? null : keysAgree(truth.key, trueKey),
       },
       techniques,
+      review: reviewCounts(truth.notes, estimate),
     },
   };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   chordAccuracy,
+  REVIEW_THRESHOLDS,
   combineChordAccuracy,
+  combineReviewCounts,
   combineScores,
   combineTechniqueScores,
   fingeringAccuracy,
@@ -10,6 +12,7 @@ import {
   noteScores,
   parseChordLabel,
   parseKey,
+  reviewCounts,
   pitchClassOf,
   scores,
   tabScores,
@@ -212,5 +215,39 @@ describe('combining clips', () => {
         { accuracy: 0, seconds: 1 },
       ]),
     ).toEqual({ accuracy: 0.75, seconds: 4 });
+  });
+});
+
+describe('reviewCounts', () => {
+  const placed = (time: number, string: number, fret: number, confidence?: number) => ({
+    time,
+    endTime: time + 0.3,
+    pitch: 40 + fret,
+    string,
+    fret,
+    ...(confidence === undefined ? {} : { confidence }),
+  });
+  it('counts wrong notes (no tab match) and which of them each threshold flags', () => {
+    const truth = [placed(1, 6, 5), placed(2, 6, 7), placed(3, 6, 9)];
+    const found = [
+      placed(1.01, 6, 5, 0.9), // right, sure
+      placed(2, 5, 2, 0.35), // wrong string, doubtful below 0.4 and up
+      placed(3, 6, 9, 0.45), // right but doubtful from 0.5: a false alarm
+      placed(4, 6, 3, 0.65), // spurious, flagged from 0.7
+      placed(5, 6, 3), // spurious, checked by a person: never doubtful
+    ];
+    const c = reviewCounts(truth, found);
+    expect(c.notes).toBe(5);
+    expect(c.wrong).toBe(3);
+    expect(REVIEW_THRESHOLDS).toEqual([0.3, 0.4, 0.5, 0.6, 0.7]);
+    expect(c.doubtful).toEqual([0, 1, 2, 2, 3]);
+    expect(c.doubtfulWrong).toEqual([0, 1, 1, 1, 2]);
+    const both = combineReviewCounts([c, c]);
+    expect(both).toEqual({
+      notes: 10,
+      wrong: 6,
+      doubtful: [0, 2, 4, 4, 6],
+      doubtfulWrong: [0, 2, 2, 2, 4],
+    });
   });
 });

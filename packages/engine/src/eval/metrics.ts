@@ -450,3 +450,60 @@ export function combineChordAccuracy(list: readonly ChordAccuracy[]): ChordAccur
   const right = list.reduce((a, c) => a + c.accuracy * c.seconds, 0);
   return { accuracy: seconds === 0 ? 0 : right / seconds, seconds };
 }
+
+/** Confidence thresholds the evaluation reports the review queue at (DOUBTFUL_CONFIDENCE among them). */
+export const REVIEW_THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7] as const;
+
+/**
+ * The review queue as a detector of wrong notes, at each of REVIEW_THRESHOLDS: `notes` pitched
+ * notes written, `wrong` of them not matched by the tab rule (same string and fret, onset within
+ * 50 ms: wrong pitch, string or fret, or spurious), and per threshold `doubtful` (confidence below
+ * it) and `doubtfulWrong` (both).
+ */
+export interface ReviewCounts {
+  notes: number;
+  wrong: number;
+  doubtful: number[];
+  doubtfulWrong: number[];
+}
+
+/**
+ * Counts for the review queue: which estimated notes are wrong (no one-to-one tab match with a
+ * reference note) and which of them the queue would flag. A note without a confidence (checked by
+ * a person) is never doubtful.
+ */
+export function reviewCounts(
+  reference: readonly PlacedNote[],
+  estimate: readonly (PlacedNote & { confidence?: number })[],
+  opts: MatchOptions = {},
+): ReviewCounts {
+  const pairs = maximumMatching(reference.length, estimate.length, (i, j) => {
+    const r = reference[i];
+    const e = estimate[j];
+    if (!r || !e) return false;
+    return r.string === e.string && r.fret === e.fret && timingMatches(r, e, opts);
+  });
+  const right = new Set(pairs.map(([, e]) => e));
+  const doubtful = REVIEW_THRESHOLDS.map(() => 0);
+  const doubtfulWrong = REVIEW_THRESHOLDS.map(() => 0);
+  estimate.forEach((e, j) => {
+    REVIEW_THRESHOLDS.forEach((t, k) => {
+      if (e.confidence === undefined || e.confidence >= t) return;
+      doubtful[k] = (doubtful[k] ?? 0) + 1;
+      if (!right.has(j)) doubtfulWrong[k] = (doubtfulWrong[k] ?? 0) + 1;
+    });
+  });
+  return { notes: estimate.length, wrong: estimate.length - right.size, doubtful, doubtfulWrong };
+}
+
+/** Sums review counts over clips. */
+export function combineReviewCounts(list: readonly ReviewCounts[]): ReviewCounts {
+  const sum = (pick: (c: ReviewCounts) => number[]) =>
+    REVIEW_THRESHOLDS.map((_, k) => list.reduce((a, c) => a + (pick(c)[k] ?? 0), 0));
+  return {
+    notes: list.reduce((a, c) => a + c.notes, 0),
+    wrong: list.reduce((a, c) => a + c.wrong, 0),
+    doubtful: sum((c) => c.doubtful),
+    doubtfulWrong: sum((c) => c.doubtfulWrong),
+  };
+}

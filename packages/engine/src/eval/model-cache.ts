@@ -37,9 +37,8 @@ export async function cachedModelOutput(audio: Float32Array): Promise<ModelOutpu
     output.onsets.forEach((row, i) => {
       all.set(row, i * ROW + WIDTHS[0]);
     });
-    output.contours.forEach((row, i) => {
-      all.set(row, i * ROW + WIDTHS[0] + WIDTHS[1]);
-    });
+    for (let i = 0; i < output.contours.length; i++)
+      all.set(output.contours.at(i) ?? [], i * ROW + WIDTHS[0] + WIDTHS[1]);
     await mkdir(CACHE_DIR, { recursive: true });
     await writeFile(cache, new Uint8Array(all.buffer));
   }

@@ -1,9 +1,13 @@
 import type { ClipResult } from './evaluate.js';
+import { DOUBTFUL_CONFIDENCE } from '@riffscribe/core';
 import {
+  REVIEW_THRESHOLDS,
   combineChordAccuracy,
+  combineReviewCounts,
   combineScores,
   combineTechniqueScores,
   type ChordAccuracy,
+  type ReviewCounts,
   type Scores,
   type TechniqueCounts,
 } from './metrics.js';
@@ -22,6 +26,7 @@ export interface Summary {
   keysPipeline: { correct: number; judged: number };
   keysTrueNotes: { correct: number; judged: number };
   techniques: Record<string, TechniqueCounts> | null;
+  review: ReviewCounts;
 }
 
 export function summarise(results: readonly ClipResult[]): Summary {
@@ -55,6 +60,7 @@ export function summarise(results: readonly ClipResult[]): Summary {
       judged: judged.length,
     },
     techniques: techniques.length === 0 ? null : combineTechniqueScores(techniques),
+    review: combineReviewCounts(results.map((r) => r.review)),
   };
 }
 
@@ -193,10 +199,35 @@ export function techniqueTable(scores: Readonly<Record<string, TechniqueCounts>>
   return table(rows);
 }
 
+/**
+ * The review queue as a detector of wrong notes, one row per confidence threshold: precision
+ * (doubtful notes that are wrong), recall (wrong notes that are doubtful), the share of notes
+ * flagged. The row of DOUBTFUL_CONFIDENCE (what the player uses) is starred.
+ */
+export function reviewTable(c: ReviewCounts): string {
+  const rows: string[][] = [
+    ['doubtful if confidence <', 'precision', 'recall', 'flagged', 'doubtful', 'wrong found'],
+  ];
+  REVIEW_THRESHOLDS.forEach((t, k) => {
+    const doubtful = c.doubtful[k] ?? 0;
+    const hit = c.doubtfulWrong[k] ?? 0;
+    rows.push([
+      `${t.toFixed(2)}${t === DOUBTFUL_CONFIDENCE ? ' *' : ''}`,
+      doubtful === 0 ? '-' : f3(hit / doubtful),
+      c.wrong === 0 ? '-' : f3(hit / c.wrong),
+      c.notes === 0 ? '-' : f3(doubtful / c.notes),
+      String(doubtful),
+      `${String(hit)}/${String(c.wrong)}`,
+    ]);
+  });
+  return table(rows);
+}
+
 export const FOOTNOTES = [
   'note P/R/F1: onset within 50 ms, exact MIDI pitch, one-to-one matching (mir_eval rule); F1+off also needs the offset within max(50 ms, 20% of the duration).',
   'tab F1: onset within 50 ms on the same string and fret.',
   '* s/f acc: string/fret accuracy when the tab stage is given the true pitches and times.',
   '** chords: time-weighted root+quality accuracy of the pipeline where the truth has chords (GuitarSet: the performed chords).',
   '*** chords true: the same with the true notes given to the chord stage.',
+  'review queue: a pitched note is wrong when no true note has its string and fret with an onset within 50 ms (wrong pitch, string or fret, or spurious); * marks the player threshold.',
 ];

@@ -20,6 +20,7 @@ import type { TechniqueCounts } from './metrics.js';
 import {
   FOOTNOTES,
   chordDetailTable,
+  reviewTable,
   clipTable,
   summarise,
   techniqueTable,
@@ -175,6 +176,16 @@ async function main() {
   if (techniques) {
     log('Per-technique scores on the own corpus (whole pipeline; counts summed over clips)');
     log(techniqueTable(techniques));
+    log();
+  }
+  if (corpusSummary) {
+    log('Review queue on the own corpus: doubtful notes as a detector of wrong notes');
+    log(reviewTable(corpusSummary.review));
+    log();
+  }
+  if (realSummary) {
+    log('Review queue on the real recordings');
+    log(reviewTable(realSummary.review));
     log();
   }
   if (realSummary) printSummaryLine('Real recordings', realSummary);

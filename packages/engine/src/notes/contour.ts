@@ -1,3 +1,4 @@
+import type { RowSource } from '../types.js';
 import { CONTOUR_BINS_PER_SEMITONE, MIDI_OFFSET } from './posteriorgram.js';
 
 /**
@@ -20,7 +21,7 @@ const MIN_ACTIVATION = 0.05;
  * @returns one value per frame in [start, end): semitones relative to `pitch` (0 = in tune).
  */
 export function bendCurve(
-  contours: readonly Float32Array[],
+  contours: RowSource,
   pitch: number,
   start: number,
   end: number,
@@ -31,7 +32,7 @@ export function bendCurve(
   const out: number[] = [];
   let previous = 0;
   for (let t = Math.max(0, start); t < Math.min(contours.length, end); t++) {
-    const row = contours[t];
+    const row = contours.at(t);
     if (row === undefined) break;
     let bestBin = -1;
     let bestScore = 0;

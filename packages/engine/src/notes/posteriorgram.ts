@@ -6,6 +6,8 @@
 export const MIDI_OFFSET = 21;
 export const NOTE_BINS = 88;
 export const CONTOUR_BINS_PER_SEMITONE = 3;
+/** Contour bins per frame: 3 per semitone over the 88 note bins. */
+export const CONTOUR_BINS = NOTE_BINS * CONTOUR_BINS_PER_SEMITONE;
 
 /** Value at frame t of the row for MIDI `pitch`; 0 outside the grid. */
 export function valueAt(rows: readonly Float32Array[], t: number, pitch: number): number {

@@ -35,13 +35,18 @@ export function trackNotes(
 ): NoteCandidate[] {
   const { frames } = output;
   const n = frames.length;
-  const remaining = frames.map((row) => Float32Array.from(row));
-  const left = (t: number, p: number): number => remaining[t]?.[p - MIDI_OFFSET] ?? 0;
+  // Consumed activation, one flag per frame and bin (a copy of the activations would be four
+  // times the size, which matters for a long video).
+  const consumed = new Uint8Array(n * NOTE_BINS);
+  const left = (t: number, p: number): number => {
+    const b = p - MIDI_OFFSET;
+    if (t < 0 || t >= n || b < 0 || b >= NOTE_BINS || consumed[t * NOTE_BINS + b] === 1) return 0;
+    return frames[t]?.[b] ?? 0;
+  };
   const consume = (t: number, p: number): void => {
-    const row = remaining[t];
-    if (row === undefined) return;
+    if (t < 0 || t >= n) return;
     for (let b = p - MIDI_OFFSET - 1; b <= p - MIDI_OFFSET + 1; b++)
-      if (b >= 0 && b < NOTE_BINS) row[b] = 0;
+      if (b >= 0 && b < NOTE_BINS) consumed[t * NOTE_BINS + b] = 1;
   };
   const candidate = (
     start: number,

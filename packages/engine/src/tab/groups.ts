@@ -51,3 +51,27 @@ export function groupNotes(notes: readonly DetectedNote[]): {
   }
   return { groups, dropped };
 }
+
+/** groupNotes by index: which notes form each strum, and the onset each note is read at. */
+export interface Strums {
+  /** Indices (into the notes given) of each group's notes, in onset order; six at most. */
+  groups: number[][];
+  /** Per note: its group's onset (a chord's notes share one time, as a tab writes them); a
+   * note left out of a group of more than six keeps its own onset. */
+  time: number[];
+}
+
+/** The strums of `notes` (groupNotes), by index. */
+export function strumsOf(notes: readonly DetectedNote[]): Strums {
+  const index = new Map(notes.map((n, i) => [n, i]));
+  const { groups } = groupNotes(notes);
+  const time = notes.map((n) => n.time as number);
+  const byIndex = groups.map((g) =>
+    g.notes.map((n) => {
+      const i = index.get(n) ?? -1;
+      time[i] = g.time;
+      return i;
+    }),
+  );
+  return { groups: byIndex, time };
+}

@@ -1,5 +1,6 @@
+import type { ClipAudio } from '../types.js';
 import { FRAME_RATE, HOP, SAMPLE_RATE } from '../units.js';
-import { frameSpectrum, magnitudes } from './spectrum.js';
+import { clipRms, frameSpectrum, magnitudes, spectrumBuffer } from './spectrum.js';
 
 /**
  * Where the strings are struck (pure): a pick, a finger pluck or a dead-note slap puts a
@@ -30,14 +31,12 @@ export interface AttackAnalysis {
 }
 
 /** Per-frame attack flux and energy of a clip (mono, SAMPLE_RATE). Empty for empty audio. */
-export function analyseAttacks(audio: Float32Array): AttackAnalysis {
+export function analyseAttacks(audio: ClipAudio): AttackAnalysis {
   const frames = audio.length === 0 ? 0 : Math.floor(audio.length / HOP) + 1;
   const flux = new Float32Array(frames);
   const energy = new Float32Array(frames);
   if (frames === 0) return { flux, energy };
-  let sum = 0;
-  for (const v of audio) sum += v * v;
-  const rms = Math.sqrt(sum / audio.length);
+  const rms = clipRms(audio);
   const floor = Math.max(1e-9, FLOOR * rms * ATTACK_WINDOW);
   const lo = Math.round((ATTACK_BAND_HZ[0] * ATTACK_WINDOW) / SAMPLE_RATE);
   const hi = Math.round((ATTACK_BAND_HZ[1] * ATTACK_WINDOW) / SAMPLE_RATE);
@@ -46,8 +45,10 @@ export function analyseAttacks(audio: Float32Array): AttackAnalysis {
   const bins = ATTACK_WINDOW / 2 + 1;
   // Log spectra of the last two frames, reused in a ring so the clip is never held whole.
   const history = [new Float64Array(bins), new Float64Array(bins), new Float64Array(bins)];
+  const spectrum = spectrumBuffer(ATTACK_WINDOW);
+  const mag = new Float64Array(bins);
   for (let t = 0; t < frames; t++) {
-    const mag = magnitudes(frameSpectrum(audio, t * HOP, ATTACK_WINDOW));
+    magnitudes(frameSpectrum(audio, t * HOP, ATTACK_WINDOW, spectrum), mag);
     const current = history[t % 3] ?? new Float64Array(bins);
     let e = 0;
     for (let k = 0; k < bins; k++) {

@@ -1,6 +1,6 @@
 import { FRET_MAX, MIN_NOTE_SECONDS, type NoteEvent, plainNote } from '@riffscribe/core';
 import { openPitch } from '../tab/fingering.js';
-import type { GuitarSetup } from '../types.js';
+import type { ClipAudio, GuitarSetup } from '../types.js';
 import { FRAME_RATE } from '../units.js';
 import { BEND_OPTIONS, findBend, pitchArray, smoothedBend, type BendOptions } from './bend.js';
 import type { Chain } from './chains.js';
@@ -165,7 +165,7 @@ function glideSeconds(
   to: Plateau,
   clean: Float64Array,
   start: number,
-  audio: Float32Array,
+  audio: ClipAudio,
 ): number {
   if (audio.length > 0) {
     return readJunction(
@@ -227,7 +227,7 @@ const MIN_HEARD = 0.6;
  * contour `curve`; null when the clip gives a pitch for too few frames (a dense mix).
  */
 function heardCurve(
-  audio: Float32Array,
+  audio: ClipAudio,
   firstFrame: number,
   curve: Float64Array,
   fretted: number,
@@ -267,7 +267,7 @@ function chainString(
 /** The notes of the tab for one chain, with their techniques. */
 export function chainEvents(
   chain: Chain,
-  audio: Float32Array,
+  audio: ClipAudio,
   setup: GuitarSetup,
   opts: ChainEventOptions = CHAIN_EVENT_OPTIONS,
 ): NoteEvent[] {

@@ -1,5 +1,5 @@
 import type { NoteEvent } from '@riffscribe/core';
-import type { GuitarSetup, TabNote } from '../types.js';
+import type { ClipAudio, GuitarSetup, TabNote } from '../types.js';
 import { analyseAttacks } from './attacks.js';
 import { chainEvents } from './chain-events.js';
 import { buildChains, findStrikes, findStrums } from './chains.js';
@@ -31,7 +31,7 @@ import { findMutes } from './mutes.js';
  */
 export function detectTechniques(
   notes: readonly TabNote[],
-  audio: Float32Array,
+  audio: ClipAudio,
   setup: GuitarSetup,
 ): NoteEvent[] {
   const offset = contourOffset(notes);

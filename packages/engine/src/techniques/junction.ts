@@ -1,3 +1,4 @@
+import type { ClipAudio } from '../types.js';
 import { hzToMidi, midiToHz, SAMPLE_RATE } from '../units.js';
 
 /**
@@ -29,7 +30,7 @@ export function middleSeconds(count: number, stepsPerSecond: number): number {
  * those of `lowMidi` and `highMidi`; null when the window is not periodic enough.
  */
 export function yinPitch(
-  audio: Float32Array,
+  audio: ClipAudio,
   start: number,
   lowMidi: number,
   highMidi: number,
@@ -38,11 +39,12 @@ export function yinPitch(
   const tauMax = Math.ceil(SAMPLE_RATE / midiToHz(lowMidi));
   const width = Math.max(256, tauMax);
   if (start < 0 || start + width + tauMax + 1 >= audio.length) return null;
+  const x = audio.subarray(start, start + width + tauMax + 1);
   const d = new Float64Array(tauMax + 2);
   for (let tau = 1; tau <= tauMax + 1; tau++) {
     let sum = 0;
     for (let i = 0; i < width; i++) {
-      const diff = (audio[start + i] ?? 0) - (audio[start + i + tau] ?? 0);
+      const diff = (x[i] ?? 0) - (x[i + tau] ?? 0);
       sum += diff * diff;
     }
     d[tau] = sum;
@@ -85,7 +87,7 @@ export interface Junction {
  * `fromMidi` to `toMidi`. `glideSeconds` is 0 for a clean step.
  */
 export function readJunction(
-  audio: Float32Array,
+  audio: ClipAudio,
   fromTime: number,
   toTime: number,
   fromMidi: number,

@@ -1,5 +1,6 @@
+import type { ClipAudio } from '../types.js';
 import { HOP, hzToMidi, midiToHz, SAMPLE_RATE } from '../units.js';
-import { frameSpectrum } from './spectrum.js';
+import { frameSpectrumPair, spectrumBuffer } from './spectrum.js';
 
 /**
  * A note's pitch read from the clip, finer than the model's contour (pure). The contour has three
@@ -44,19 +45,22 @@ function weightedMean(estimates: readonly Estimate[]): number {
  * @returns MIDI pitch per frame, NaN where the clip does not say clearly.
  */
 export function trackPitch(
-  audio: Float32Array,
+  audio: ClipAudio,
   firstFrame: number,
   guess: ArrayLike<number>,
 ): Float64Array {
   const out = new Float64Array(guess.length).fill(Number.NaN);
   const binHz = SAMPLE_RATE / WINDOW;
+  const a = spectrumBuffer(WINDOW);
+  const b = spectrumBuffer(WINDOW);
+  const scratch = spectrumBuffer(WINDOW);
   for (let i = 0; i < guess.length; i++) {
     const expected = guess[i] ?? Number.NaN;
     if (Number.isNaN(expected)) continue;
     const center = (firstFrame + i) * HOP;
     if (center - WINDOW < 0 || center + WINDOW >= audio.length) continue;
-    const a = frameSpectrum(audio, center - PHASE_LAG / 2, WINDOW);
-    const b = frameSpectrum(audio, center + PHASE_LAG / 2, WINDOW);
+    // Both windows' spectra from one FFT.
+    frameSpectrumPair(audio, center - PHASE_LAG / 2, center + PHASE_LAG / 2, WINDOW, a, b, scratch);
     const f0 = midiToHz(expected);
     const estimates: Estimate[] = [];
     for (let h = 1; h <= MAX_PARTIALS && h * f0 < MAX_PARTIAL_HZ; h++) {

@@ -1,3 +1,5 @@
+import type { ClipAudio } from '../types.js';
+
 /**
  * Light spectral analysis of the clip for technique detection (pure, no allocation per bin beyond
  * what one frame needs): a radix-2 FFT, Hann-windowed frames centred on model frames (frame i at
@@ -91,24 +93,87 @@ export interface Spectrum {
   im: Float64Array;
 }
 
-/** Spectrum of `size` samples centred on `center` (zeros outside the clip), Hann window. */
-export function frameSpectrum(audio: Float32Array, center: number, size: number): Spectrum {
-  const re = new Float64Array(size);
-  const im = new Float64Array(size);
-  const w = hann(size);
-  const start = center - size / 2;
-  for (let i = 0; i < size; i++) {
-    const s = start + i;
-    if (s >= 0 && s < audio.length) re[i] = (audio[s] ?? 0) * (w[i] ?? 0);
-  }
-  fft(re, im);
-  return { re, im };
+/** Room for the spectrum of a `size`-sample frame, to reuse across frames. */
+export function spectrumBuffer(size: number): Spectrum {
+  return { re: new Float64Array(size), im: new Float64Array(size) };
 }
 
-/** Magnitudes of bins 0..size/2 of a spectrum. */
-export function magnitudes(spec: Spectrum): Float64Array {
+/**
+ * Spectrum of `size` samples centred on `center` (zeros outside the clip), Hann window, written
+ * into `into` when given (a frame at a time, without allocating), else into new arrays.
+ */
+export function frameSpectrum(
+  audio: ClipAudio,
+  center: number,
+  size: number,
+  into: Spectrum = spectrumBuffer(size),
+): Spectrum {
+  const { re, im } = into;
+  windowed(audio, center, size, re);
+  im.fill(0);
+  fft(re, im);
+  return into;
+}
+
+/** Writes `size` samples centred on `center` (zeros outside the clip), Hann-windowed, into `out`. */
+function windowed(audio: ClipAudio, center: number, size: number, out: Float64Array): void {
+  out.fill(0);
+  const w = hann(size);
+  const start = center - size / 2;
+  const from = Math.max(0, start);
+  const x = audio.subarray(from, start + size);
+  for (let j = 0; j < x.length; j++)
+    out[from - start + j] = (x[j] ?? 0) * (w[from - start + j] ?? 0);
+}
+
+/**
+ * The spectra of two frames (as frameSpectrum) from one complex FFT: frame A as the real part,
+ * frame B as the imaginary part, separated by the transform's symmetry. Bins 0..size/2 of `a`
+ * and `b` are written; the rest are left as they were.
+ */
+export function frameSpectrumPair(
+  audio: ClipAudio,
+  centerA: number,
+  centerB: number,
+  size: number,
+  a: Spectrum,
+  b: Spectrum,
+  scratch: Spectrum,
+): void {
+  const { re, im } = scratch;
+  windowed(audio, centerA, size, re);
+  windowed(audio, centerB, size, im);
+  fft(re, im);
+  for (let k = 0; k <= size / 2; k++) {
+    const m = k === 0 ? 0 : size - k;
+    const zr = re[k] ?? 0;
+    const zi = im[k] ?? 0;
+    const cr = re[m] ?? 0;
+    const ci = im[m] ?? 0;
+    a.re[k] = (zr + cr) / 2;
+    a.im[k] = (zi - ci) / 2;
+    b.re[k] = (zi + ci) / 2;
+    b.im[k] = (cr - zr) / 2;
+  }
+}
+
+/** Magnitudes of bins 0..size/2 of a spectrum (into `out` when given). */
+export function magnitudes(
+  spec: Spectrum,
+  out: Float64Array = new Float64Array(spec.re.length / 2 + 1),
+): Float64Array {
   const n = spec.re.length / 2 + 1;
-  const out = new Float64Array(n);
   for (let k = 0; k < n; k++) out[k] = Math.hypot(spec.re[k] ?? 0, spec.im[k] ?? 0);
   return out;
+}
+
+/** Root mean square of a clip (0 for an empty one), read in blocks in order. */
+export function clipRms(audio: ClipAudio): number {
+  if (audio.length === 0) return 0;
+  const BLOCK = 1 << 16;
+  let sum = 0;
+  for (let from = 0; from < audio.length; from += BLOCK) {
+    for (const v of audio.subarray(from, from + BLOCK)) sum += v * v;
+  }
+  return Math.sqrt(sum / audio.length);
 }

@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   const all: TechniqueScores[] = [];
   for (const item of corpus) {
     const output = await cachedModelOutput(item.audio);
-    const { tab, notes: found } = lessonNotes(
+    const { tab, notes: found } = await lessonNotes(
       output,
       item.audio,
       item.config,

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHORD_SPAN, MAX_CANDIDATES, candidatesOf, viterbiStrings } from './decode.js';
 import { fretsFor, groupsOf, type FingeringSetup } from './features.js';
-
-/** A seeded generator (mulberry32), so that the random clips are the same every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../eval/random.js';
 
 const STANDARD: FingeringSetup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0, maxFret: 24 };
 const WEIGHTS = { shift: 2, move: 0.3 };
@@ -25,7 +14,7 @@ interface Clip {
 
 /** Random notes and chords a guitar can play, with random (normalised) model scores. */
 function randomClip(seed: number, setup: FingeringSetup, length: number): Clip {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const times: number[] = [];
   const pitches: number[] = [];
   let t = 0;

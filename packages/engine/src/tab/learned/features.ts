@@ -1,3 +1,5 @@
+import type { GuitarType } from '@riffscribe/core';
+import { openPitch } from '../fingering.js';
 /**
  * The learned fingering model's input: per note, features that mean the same in any tuning and
  * with any capo (the fret each string would need, time gaps, chord membership, guitar type).
@@ -15,6 +17,11 @@ const STD_INTERVALS = [5, 5, 5, 4, 5] as const;
 
 /** What kind of guitar the tab is for: the corpus's MIDI programs 24, 25, 26-31. */
 export type GuitarClass = 'nylon' | 'steel' | 'electric' | 'unknown';
+
+/** Guitar class of an upload's guitar type. */
+export function guitarClassOfType(type: GuitarType): GuitarClass {
+  return type === 'classical' ? 'nylon' : type === 'acoustic' ? 'steel' : 'electric';
+}
 
 /** Guitar class from a General MIDI program (24 nylon, 25 steel, 26-31 electric). */
 export function guitarClassOfProgram(program: number): GuitarClass {
@@ -41,7 +48,7 @@ export interface FingeringSetup {
 export function fretsFor(pitch: number, setup: FingeringSetup): (number | null)[] {
   const out: (number | null)[] = [];
   for (let s = 1; s <= 6; s += 1) {
-    const f = pitch - ((setup.tuning[6 - s] ?? 0) + setup.capo);
+    const f = pitch - openPitch(setup, s);
     out.push(Number.isInteger(f) && f >= 0 && f <= setup.maxFret ? f : null);
   }
   return out;

@@ -1,7 +1,6 @@
 import { viterbiStrings, type DecoderWeights } from './decode.js';
 import {
   MODEL_MAX_FRET,
-  N_FEATURES,
   encodeFeatures,
   fretsFor,
   groupsOf,
@@ -63,18 +62,29 @@ export function prepareFingering(
  * Strings and frets from the model's log-probabilities (`logp`, [6, n] channels first, as the
  * ONNX model returns them) under the hand's rules; results in the input's order. `pinned` maps
  * an input index to the string (1..6) it must keep (ignored where that string cannot play the
- * pitch). Pure.
+ * pitch). `allowed` maps an input index to the only strings it may use (a re-fingering's hand
+ * position or string set): the other strings are taken out of its candidates before the search,
+ * so the hand's rules still hold among what is left; a note left with no string gets none
+ * (string null), and the caller decides what that means. Pure.
  */
 export function decodeFingering(
   prepared: PreparedFingering,
   logp: Float32Array,
   weights: DecoderWeights,
   pinned?: ReadonlyMap<number, number>,
+  allowed?: ReadonlyMap<number, readonly number[]>,
 ): Fingered[] {
   const { order, pitches, times, setup } = prepared;
   const n = pitches.length;
   const maxFret = Math.min(setup.maxFret, MODEL_MAX_FRET);
   const frets = pitches.map((p) => fretsFor(p, { ...setup, maxFret }));
+  if (allowed) {
+    order.forEach((input, k) => {
+      const only = allowed.get(input);
+      const row = frets[k];
+      if (only && row) frets[k] = row.map((f, s) => (only.includes(s + 1) ? f : null));
+    });
+  }
   const rows = pitches.map((_, i) => [0, 1, 2, 3, 4, 5].map((k) => logp[k * n + i] ?? -Infinity));
   let pinnedSorted: Map<number, number> | undefined;
   if (pinned) {
@@ -98,5 +108,3 @@ export function decodeFingering(
   });
   return out;
 }
-
-export { N_FEATURES };

@@ -45,7 +45,9 @@ export function parseFingeringInput(value: unknown): FingeringInput {
     }
     guitarClass = guitar;
   } else if (program !== undefined) {
-    if (!Number.isInteger(program)) throw new FingeringInputError('"program" must be 0-127.');
+    if (!Number.isInteger(program) || (program as number) < 0 || (program as number) > 127) {
+      throw new FingeringInputError('"program" must be 0-127.');
+    }
     guitarClass = guitarClassOfProgram(program as number);
   }
   if (!Array.isArray(notes)) throw new FingeringInputError('"notes" must be a list.');
