@@ -55,6 +55,8 @@ export const NEW_NOTE_SECONDS = 0.1;
 export const NOTE_WITHOUT_END_SECONDS = 0.3;
 export const NEW_CHORD_SECONDS = 0.6;
 export const MIN_CHORD_SECONDS = 0.05;
+/** Longest chord name the server stores (characters, after trim). */
+export const MAX_CHORD_NAME = 64;
 
 /** Pitch curves: 1 = unbent, +3 per fret of bend, clamped. */
 export const PITCH_POINT_MIN = -8;

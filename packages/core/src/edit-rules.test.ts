@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_CHORD_NAME } from './constants.js';
 import { DEFAULT_TUNING } from './guitar.js';
 import { plainNote, type ChordEvent, type NoteEvent } from './events.js';
 import {
@@ -19,6 +20,7 @@ import {
   parseFretEntry,
   pasteNotesAt,
   pitchPointCount,
+  resampleCurve,
   renameChord,
   setChordEnd,
   setChordStart,
@@ -31,16 +33,6 @@ import {
   toggleMute,
   typeFretDigit,
 } from './edit-rules.js';
-import {
-  canRedo,
-  canUndo,
-  createHistory,
-  isDirty,
-  markSaved,
-  record,
-  redo,
-  undo,
-} from './history.js';
 
 const note = (over: Partial<NoteEvent> = {}) =>
   plainNote({ time: 1, end_time: 1.5, string: 3, fret: 5, ...over });
@@ -153,6 +145,9 @@ describe('spec section 5: times', () => {
     ]);
     expect(pasteNotesAt(copied, 9.8, 10).map((n) => n.time)).toEqual([9.8]);
     expect(pasteNotesAt(copied, 9.8, 10)[0]?.end_time).toBe(10);
+    // A pasted copy of a doubtful AI note is the user's note: no confidence, not doubtful.
+    const [pasted] = pasteNotesAt([note({ time: 1, end_time: 1.2, confidence: 0.2 })], 3, 10);
+    expect(pasted && 'confidence' in pasted).toBe(false);
   });
 });
 
@@ -218,6 +213,31 @@ describe('pitch curves', () => {
     expect(n.pitch_arr[0]).toBe(-8);
     expect(n.pitch_arr.every((p) => p >= -8 && p <= 10)).toBe(true);
   });
+
+  it("drags the handle the editor shows on an analysed curve, keeping the curve's points", () => {
+    // A 0.46 s note as the pipeline writes it: 40 points, a slight wobble around unbent.
+    const points = pitchPointCount(0.46);
+    expect(points).toBe(40);
+    const analysed = Array.from({ length: points }, (_, i) => 1 + 0.25 * Math.sin(i / 3));
+    const n = dragPitchPoint(note({ pitch_arr: analysed }), 4, 2);
+    expect(n.pitch_arr).toHaveLength(points);
+    // The middle handle (the curve resampled to 9 points, as the editor draws it) moved 2 frets.
+    const shown = resampleCurve(analysed, 9);
+    const after = resampleCurve(n.pitch_arr, 9);
+    expect(after[4]).toBeCloseTo(shown[4]! + 6, 9);
+    // Its neighbours' places and the ends are as they were; nothing left the +-3 semitones.
+    expect(after[2]).toBeCloseTo(shown[2]!, 9);
+    expect(after[6]).toBeCloseTo(shown[6]!, 9);
+    expect(n.pitch_arr.slice(0, 10)).toEqual(analysed.slice(0, 10));
+    expect(n.pitch_arr.slice(30)).toEqual(analysed.slice(30));
+    expect(n.bend_to_fret).toBe(7);
+    expect(n.release_to_fret).toBe(5); // back down by the end
+    // The last handle is the curve's last point; a drag past +3 semitones stops there.
+    const end = dragPitchPoint(note({ pitch_arr: analysed }), 8, 5);
+    expect(end.pitch_arr.at(-1)).toBe(10);
+    expect(end.pitch_arr[0]).toBe(analysed[0]);
+    expect(end).toMatchObject({ bend_to_fret: 8, release_to_fret: null });
+  });
 });
 
 describe('chords', () => {
@@ -230,6 +250,12 @@ describe('chords', () => {
     });
     expect(newChord(9.8, 'G', 10)?.end_time).toBe(10);
     expect(newChord(2, '  ', 10)).toBeNull();
+    // Longer than the server stores: refused here, not by a failing save.
+    expect(newChord(2, 'A'.repeat(MAX_CHORD_NAME), 10)?.chord).toHaveLength(MAX_CHORD_NAME);
+    expect(newChord(2, 'A'.repeat(MAX_CHORD_NAME + 1), 10)).toBeNull();
+    expect(
+      renameChord({ time: 1, end_time: 2, chord: 'G', event_type: 'chord' }, 'x'.repeat(65)),
+    ).toBeNull();
   });
 
   it('renames only to a name non-empty after trim', () => {
@@ -259,41 +285,5 @@ describe('what the server refuses', () => {
     expect(chordProblems(chord(), 10)).toEqual([]);
     expect(chordProblems(chord({ chord: ' ' }), 10)).toEqual(['its name must not be empty']);
     expect(chordProblems(chord({ end_time: 1.01 }), 10)).toEqual(['it must last at least 0.05 s']);
-  });
-});
-
-describe('undo history', () => {
-  it('undoes and redoes exactly, and an edit after undo drops the redo', () => {
-    let h = createHistory(0);
-    h = record(h, 'one', 1);
-    h = record(h, 'two', 2);
-    expect(isDirty(h)).toBe(true);
-    h = undo(h);
-    expect(h.doc).toBe(1);
-    expect(canRedo(h)).toBe(true);
-    h = redo(h);
-    expect(h.doc).toBe(2);
-    h = undo(h);
-    h = record(h, 'three', 3);
-    expect(canRedo(h)).toBe(false);
-    expect(h.past.map((s) => s.label)).toEqual(['one', 'three']);
-    h = markSaved(h);
-    expect(isDirty(h)).toBe(false);
-    expect(canUndo(h)).toBe(true);
-  });
-
-  it('keeps at most 100 steps', () => {
-    let h = createHistory(0);
-    for (let k = 1; k <= 130; k += 1) h = record(h, `step ${String(k)}`, k);
-    expect(h.past).toHaveLength(100);
-    for (let k = 0; k < 150; k += 1) h = undo(h);
-    // The oldest 30 steps are gone: undo stops at the document after step 30.
-    expect(h.doc).toBe(30);
-    expect(canUndo(h)).toBe(false);
-  });
-
-  it('records nothing for an edit that changes nothing', () => {
-    const h = createHistory({ a: 1 });
-    expect(record(h, 'none', h.doc)).toBe(h);
   });
 });

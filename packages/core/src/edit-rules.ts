@@ -4,6 +4,7 @@ import {
   FRET_MAX,
   FRET_MIN,
   GENERATED_CURVE_POINTS,
+  MAX_CHORD_NAME,
   MIN_CHORD_SECONDS,
   MIN_NOTE_SECONDS,
   NEW_CHORD_SECONDS,
@@ -272,19 +273,40 @@ export function clearBend(note: NoteEvent): NoteEvent {
 }
 
 /**
- * The pitch-curve editor: point `index` dragged by `semitones` from where it was, kept within
- * +-3 semitones of unbent and within -8..10. A curve shorter than the generated 9 points is first
- * stretched to 9 so that there is something to drag. bend_to_fret follows the curve's top.
+ * The pitch-curve editor: handle `index` of the GENERATED_CURVE_POINTS (9) handles it shows
+ * dragged by `semitones` from where it was, kept within +-3 semitones of unbent and within -8..10.
+ * A curve of up to 9 points is first stretched to 9 (so that there is something to drag) and the
+ * handle is its point. A longer curve (the analysis writes one point per 256 samples) keeps its
+ * points: handle k stands for the place k/8 along it, and the drag moves the points there fully,
+ * fading to nothing at the neighbouring handles, so the handle (the curve resampled to 9 points,
+ * as the editor draws it) moves as far as it was dragged. bend_to_fret follows the curve's top.
  */
 export function dragPitchPoint(note: NoteEvent, index: number, semitones: number): NoteEvent {
-  const base =
-    note.pitch_arr.length >= GENERATED_CURVE_POINTS
-      ? [...note.pitch_arr]
-      : resampleCurve(note.pitch_arr, GENERATED_CURVE_POINTS);
-  const k = clamp(Math.round(index), 0, base.length - 1);
+  const handles = GENERATED_CURVE_POINTS;
+  const k = clamp(Math.round(index), 0, handles - 1);
   const limit = PITCH_DRAG_SEMITONES * PITCH_STEPS_PER_FRET;
-  const moved = (base[k] ?? 1) + semitones * PITCH_STEPS_PER_FRET;
-  base[k] = clampPitchPoint(clamp(moved, 1 - limit, 1 + limit));
+  const by = semitones * PITCH_STEPS_PER_FRET;
+  const move = (value: number, weight: number) =>
+    clampPitchPoint(clamp(value + by * weight, 1 - limit, 1 + limit));
+  let base: number[];
+  if (note.pitch_arr.length <= handles) {
+    base =
+      note.pitch_arr.length === handles
+        ? [...note.pitch_arr]
+        : resampleCurve(note.pitch_arr, handles);
+    base[k] = move(base[k] ?? 1, 1);
+  } else {
+    const last = note.pitch_arr.length - 1;
+    const spacing = last / (handles - 1);
+    const at = k * spacing;
+    const lo = Math.floor(at);
+    const hi = Math.ceil(at);
+    base = note.pitch_arr.map((value, i) => {
+      const away = i < lo ? lo - i : i > hi ? i - hi : 0;
+      const weight = Math.max(0, 1 - away / spacing);
+      return weight > 0 ? move(value, weight) : value;
+    });
+  }
   const top = Math.max(...base);
   const bend = Math.round((top - 1) / PITCH_STEPS_PER_FRET);
   return {
@@ -312,16 +334,19 @@ export function resampleCurve(curve: readonly number[], points: number): number[
 /** A new chord at `time`: 0.6 s long, capped by the duration (keeping the 0.05 s minimum). */
 export function newChord(time: number, name: string, duration: number): ChordEvent | null {
   const chord = name.trim();
-  if (!chord) return null;
+  if (!chord || chord.length > MAX_CHORD_NAME) return null;
   const start = clampTime(time, Math.max(0, duration - MIN_CHORD_SECONDS));
   const end = Math.min(start + NEW_CHORD_SECONDS, Math.max(duration, start + MIN_CHORD_SECONDS));
   return { time: start, end_time: end, chord, event_type: 'chord' };
 }
 
-/** A chord renamed: the name must be non-empty after trim, else null (not saved). */
+/**
+ * A chord renamed: the name must be non-empty after trim and at most MAX_CHORD_NAME characters
+ * (what the server stores), else null (not saved).
+ */
 export function renameChord(chord: ChordEvent, name: string): ChordEvent | null {
   const trimmed = name.trim();
-  if (!trimmed) return null;
+  if (!trimmed || trimmed.length > MAX_CHORD_NAME) return null;
   return trimmed === chord.chord ? chord : { ...chord, chord: trimmed };
 }
 
@@ -357,12 +382,15 @@ export function pasteNotesAt(
     const time = clampTime(at, duration) + (n.time - first);
     if (time > duration - MIN_NOTE_SECONDS) continue;
     const end = Math.min(time + (n.end_time - n.time), duration);
-    out.push({
+    const pasted: NoteEvent = {
       ...n,
       pitch_arr: [...n.pitch_arr],
       time,
       end_time: Math.max(end, time + MIN_NOTE_SECONDS),
-    });
+    };
+    // A note the user placed is not the AI's guess: it carries no confidence (not "doubtful").
+    delete pasted.confidence;
+    out.push(pasted);
   }
   return out;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   FRET_MAX,
   FRET_MIN,
+  MAX_CHORD_NAME,
   MIN_CHORD_SECONDS,
   MIN_NOTE_SECONDS,
   NEW_CHORD_SECONDS,
@@ -29,6 +30,12 @@ export interface NoteEvent {
   trailing_hammer_on: boolean;
   leading_pull_off: boolean;
   trailing_pull_off: boolean;
+  /**
+   * How sure the engine is of this note, 0..1 (the AI's notes only; see review.ts): from the
+   * model's activation and how clearly the tab stage chose the string. Absent on a note the user
+   * added, edited or confirmed: a person has checked it.
+   */
+  confidence?: number;
 }
 
 /**
@@ -113,6 +120,7 @@ export const noteEventInputSchema = z
     trailing_hammer_on: flag.optional(),
     leading_pull_off: flag.optional(),
     trailing_pull_off: flag.optional(),
+    confidence: z.number().min(0).max(1).optional(),
   })
   .refine((n) => n.end_time - n.time >= MIN_NOTE_SECONDS - 1e-9, {
     message: `A note must end at least ${MIN_NOTE_SECONDS} s after it starts.`,
@@ -138,6 +146,8 @@ export const noteEventInputSchema = z
     trailing_hammer_on: n.trailing_hammer_on ?? false,
     leading_pull_off: n.leading_pull_off ?? false,
     trailing_pull_off: n.trailing_pull_off ?? false,
+    // Kept so that a saved tab still knows which of the AI's notes nobody has checked yet.
+    ...(n.confidence === undefined ? {} : { confidence: n.confidence }),
   }));
 
 /** More than one of slide, hammer-on and pull-off on one side of a note (spec section 4). */
@@ -183,7 +193,7 @@ export const chordEventInputSchema = z
     chord: z
       .string()
       .transform((s) => s.trim())
-      .pipe(z.string().min(1, 'A chord name must not be empty.').max(64)),
+      .pipe(z.string().min(1, 'A chord name must not be empty.').max(MAX_CHORD_NAME)),
     event_type: z.literal('chord').optional(),
   })
   .transform((c): ChordEvent => ({

@@ -28,6 +28,7 @@ export {
   GUITAR_STEM_SPEED_RATIO,
   MAX_UPLOAD_BYTES,
   MAX_VIDEO_SECONDS,
+  MAX_CHORD_NAME,
   MIN_CHORD_SECONDS,
   MIN_NOTE_SECONDS,
   MOBILE_WIDTH_THRESHOLD_PX,
@@ -209,3 +210,23 @@ export {
   undo,
 } from './history.js';
 export type { History, HistoryStep } from './history.js';
+export {
+  DOUBTFUL_CONFIDENCE,
+  confirmNote,
+  isDoubtful,
+  moveToPosition,
+  playablePositions,
+} from './review.js';
+export type { Position } from './review.js';
+export {
+  HAND_POSITION_FRETS,
+  REFINGER_MAX_SELECTION,
+  refingerBodySchema,
+  refingerConstraintSchema,
+} from './refinger.js';
+export type {
+  RefingerConstraint,
+  RefingerRequest,
+  RefingerResponse,
+  RefingeredNote,
+} from './refinger.js';
