@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'unprocessable'
   | 'rate_limited'
   | 'unavailable';
 
@@ -24,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
 };
@@ -51,5 +53,8 @@ export const conflict = (message: string) => new AppError('conflict', message);
 export const payloadTooLarge = (message: string) => new AppError('payload_too_large', message);
 export const unsupportedMediaType = (message: string) =>
   new AppError('unsupported_media_type', message);
+
+/** Well-formed input that cannot be done (a re-fingering no fingering satisfies). */
+export const unprocessable = (message: string) => new AppError('unprocessable', message);
 
 export const JOB_NOT_FOUND = 'Job not found.';

@@ -3,10 +3,12 @@ import type { EngineErrorCode, MediaInfo, Progress, Transcription } from '@riffs
 export type { EngineErrorCode };
 
 /**
- * The part of `@riffscribe/engine` the pipeline uses, stated here so that the server depends on
- * a small, fixed surface: probeMedia, transcribe, findFfmpeg, loadModel. The engine is loaded
- * lazily (it brings ONNX Runtime with it), in the engine child process for transcription and
- * in the API process for probing only.
+ * The part of `@riffscribe/engine` the server uses, stated here so that the server depends on
+ * a small, fixed surface: probeMedia, transcribe, findFfmpeg, loadModels, refingerSelection. The
+ * engine is loaded lazily (it brings ONNX Runtime with it), in the engine child process for
+ * transcription and in the API process for probing and re-fingering (the fingering model is
+ * small, 425 KiB, and answers in milliseconds; the child works one transcription at a time and
+ * an editor's request must not queue behind one).
  */
 
 /** Facts about a media file (engine `probeMedia`). */
@@ -33,10 +35,10 @@ export type EngineProgress = Progress;
 /** What `transcribe` returns: the results file, notes and chords. */
 export type EngineTranscription = Transcription;
 
-/** The engine functions the pipeline calls. */
+/** The engine functions the server calls. */
 export type EngineApi = Pick<
   typeof import('@riffscribe/engine'),
-  'probeMedia' | 'transcribe' | 'findFfmpeg' | 'loadModel'
+  'probeMedia' | 'transcribe' | 'findFfmpeg' | 'loadModels' | 'refingerSelection'
 >;
 
 /** Every code of the engine's expected failures (EngineError); the compiler keeps it complete. */

@@ -86,5 +86,5 @@ send({ type: 'ready' });
 // Warm the model while the queue is still empty. A failure here is not reported: the first
 // transcription loads it again and fails with the engine's model_failed error, on its job.
 void loadEngine()
-  .then((engine) => engine.loadModel())
+  .then((engine) => engine.loadModels())
   .catch(() => undefined);

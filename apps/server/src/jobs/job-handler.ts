@@ -121,64 +121,103 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
     const facts = await deps.engine.probe(input, deps.signal);
     checkMediaFacts(facts, limited);
 
-    const transcription = await deps.engine.transcribe(input, config, {
-      signal: deps.signal,
-      ...(limited ? { maxDurationSeconds: REJECT_VIDEO_OVER_SECONDS } : {}),
-      // The probe above is the job's only one: the engine decodes straight away.
-      durationSeconds: facts.durationSeconds,
-      onProgress: (p) => {
-        const stage = p.stage;
-        const percent = spanPercent(plan.engineFrom, plan.engineTo, p.percent);
-        const message = p.message.trim() || STAGE_MESSAGES[stage];
-        void deps.report(update(stage, percent, message)).catch(() => undefined);
-      },
+    // The browser video and the thumbnail need only the upload: ffmpeg makes them while the
+    // engine transcribes (a copy takes a fraction of a second, an encode takes longer than the
+    // engine). A failure of either side stops the other and fails the job with its own error.
+    // Progress stays in stage order: the video's own progress is reported once the engine is done.
+    const ffmpeg = await deps.ffmpeg();
+    const sideWork = new AbortController();
+    const sideSignal = AbortSignal.any([deps.signal, sideWork.signal]);
+    const videoFile = path.join(workDir, 'video.mp4');
+    let engineDone = false;
+    let reported = -1;
+    const reportVideo = (percent: number) => {
+      const overall = spanPercent(plan.videoFrom, plan.videoTo, percent);
+      if (overall <= reported) return;
+      reported = overall;
+      void deps.report(update('final_video_generation', overall)).catch(() => undefined);
+    };
+    let videoPercent = 0;
+    const video = withVideo
+      ? transcodeForBrowser({
+          ffmpeg,
+          input,
+          output: videoFile,
+          durationSeconds: facts.durationSeconds,
+          frameRate: facts.frameRate,
+          copy: canCopyForBrowser(facts),
+          timeoutMs: deps.toolTimeoutMs,
+          signal: sideSignal,
+          onProgress: (percent) => {
+            videoPercent = percent;
+            if (engineDone) reportVideo(percent);
+          },
+        })
+      : Promise.resolve();
+    const posterFile = path.join(workDir, 'poster.jpg');
+    const poster: Promise<string | null> =
+      job.thumbnailKey === null
+        ? makeThumbnail({
+            ffmpeg,
+            input,
+            output: posterFile,
+            atSeconds: Math.min(1, facts.durationSeconds / 2),
+            timeoutMs: Math.min(deps.toolTimeoutMs, 60_000),
+            signal: sideSignal,
+          }).then(
+            () => posterFile,
+            (error: unknown) => {
+              // A lesson without a picture in the lists is still a lesson.
+              deps.log.warn({ err: error, jobId: job.id }, 'thumbnail failed');
+              return null;
+            },
+          )
+        : Promise.resolve(null);
+    // A failed video stops the engine at once (and is awaited below, so it is not unhandled).
+    const videoFailure: { error?: unknown } = {};
+    video.catch((error: unknown) => {
+      videoFailure.error = error;
+      sideWork.abort();
     });
+
+    let transcription: Awaited<ReturnType<EngineHost['transcribe']>>;
+    try {
+      transcription = await deps.engine.transcribe(input, config, {
+        signal: sideSignal,
+        ...(limited ? { maxDurationSeconds: REJECT_VIDEO_OVER_SECONDS } : {}),
+        // The probe above is the job's only one: the engine decodes straight away.
+        durationSeconds: facts.durationSeconds,
+        onProgress: (p) => {
+          const stage = p.stage;
+          const percent = spanPercent(plan.engineFrom, plan.engineTo, p.percent);
+          const message = p.message.trim() || STAGE_MESSAGES[stage];
+          void deps.report(update(stage, percent, message)).catch(() => undefined);
+        },
+      });
+    } catch (error) {
+      sideWork.abort();
+      await Promise.allSettled([video, poster]);
+      throw 'error' in videoFailure ? videoFailure.error : error;
+    }
     const duration =
       Number.isFinite(transcription.results.duration) && transcription.results.duration > 0
         ? transcription.results.duration
         : facts.durationSeconds;
 
-    const ffmpeg = await deps.ffmpeg();
-    const videoFile = path.join(workDir, 'video.mp4');
+    engineDone = true;
     if (withVideo) {
       await deps.report(update('final_video_generation', plan.videoFrom));
-      let reported = -1;
-      await transcodeForBrowser({
-        ffmpeg,
-        input,
-        output: videoFile,
-        durationSeconds: facts.durationSeconds,
-        frameRate: facts.frameRate,
-        copy: canCopyForBrowser(facts),
-        timeoutMs: deps.toolTimeoutMs,
-        signal: deps.signal,
-        onProgress: (percent) => {
-          const overall = spanPercent(plan.videoFrom, plan.videoTo, percent);
-          if (overall === reported) return;
-          reported = overall;
-          void deps.report(update('final_video_generation', overall)).catch(() => undefined);
-        },
-      });
+      reported = Math.max(reported, plan.videoFrom);
+      reportVideo(videoPercent);
     }
-
-    let thumbnail: string | null = null;
-    if (job.thumbnailKey === null) {
-      const file = path.join(workDir, 'poster.jpg');
-      try {
-        await makeThumbnail({
-          ffmpeg,
-          input,
-          output: file,
-          atSeconds: Math.min(1, facts.durationSeconds / 2),
-          timeoutMs: Math.min(deps.toolTimeoutMs, 60_000),
-          signal: deps.signal,
-        });
-        thumbnail = file;
-      } catch (error) {
-        // A lesson without a picture in the lists is still a lesson.
-        deps.log.warn({ err: error, jobId: job.id }, 'thumbnail failed');
-      }
+    try {
+      await video;
+    } catch (error) {
+      sideWork.abort();
+      await poster;
+      throw error;
     }
+    const thumbnail = await poster;
 
     await deps.report(
       update(

@@ -3,8 +3,9 @@ import {
   editNotesBodySchema,
   eventsQuerySchema,
   jobIdQuerySchema,
+  refingerBodySchema,
 } from '@riffscribe/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '../auth/authenticate.js';
 import type { Services } from '../services/index.js';
@@ -12,7 +13,20 @@ import type { Services } from '../services/index.js';
 /** A 10-minute lesson's notes with pitch curves fit comfortably in this. */
 const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** notes/chords GET (original or edited) and edit-notes/edit-chords POST. */
+/**
+ * Sign-in checked before the body is read: an anonymous caller gets 401 without a large body
+ * being parsed and validated for it.
+ */
+function signedIn(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+  try {
+    requireUser(request);
+    done();
+  } catch (error) {
+    done(error as Error);
+  }
+}
+
+/** notes/chords GET (original or edited), edit-notes/edit-chords POST and refinger POST. */
 export function registerEventRoutes(root: FastifyInstance, services: Services): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { jobs } = services;
@@ -28,6 +42,7 @@ export function registerEventRoutes(root: FastifyInstance, services: Services): 
   app.post(
     '/api/edit-notes',
     {
+      onRequest: signedIn,
       schema: { querystring: jobIdQuerySchema, body: editNotesBodySchema },
       bodyLimit: EDIT_BODY_LIMIT,
     },
@@ -38,10 +53,23 @@ export function registerEventRoutes(root: FastifyInstance, services: Services): 
   app.post(
     '/api/edit-chords',
     {
+      onRequest: signedIn,
       schema: { querystring: jobIdQuerySchema, body: editChordsBodySchema },
       bodyLimit: EDIT_BODY_LIMIT,
     },
     async (request) =>
       jobs.saveEdits(requireUser(request), request.query.jobId, 'chords', request.body.events),
+  );
+
+  // Re-fingers a selection of the editor's notes (issue 19); answers the moved notes, saves
+  // nothing: the editor applies them as one undoable edit and saves through edit-notes.
+  app.post(
+    '/api/refinger',
+    {
+      onRequest: signedIn,
+      schema: { querystring: jobIdQuerySchema, body: refingerBodySchema },
+      bodyLimit: EDIT_BODY_LIMIT,
+    },
+    async (request) => jobs.refinger(requireUser(request), request.query.jobId, request.body),
   );
 }

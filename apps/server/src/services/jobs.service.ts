@@ -3,6 +3,9 @@ import {
   chordProblems,
   noteProblems,
   normalizeProjectName,
+  uploadConfigSchema,
+  type RefingerRequest,
+  type RefingerResponse,
   type ChordEvent,
   type CheckStatusResponse,
   type DownloadableFileName,
@@ -16,7 +19,15 @@ import {
   type ViewAccessResponse,
 } from '@riffscribe/core';
 import type { AppContext, AuthUser } from '../context.js';
-import { badRequest, conflict, forbidden, notFound, paymentRequired } from '../errors.js';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  paymentRequired,
+  unprocessable,
+} from '../errors.js';
+import { loadEngine } from '../jobs/engine-api.js';
 import { CreditsRepository, InsufficientCreditsError } from '../repositories/credits.repository.js';
 import { EngagementRepository } from '../repositories/engagement.repository.js';
 import { JobFilesRepository, type FileVersion } from '../repositories/job-files.repository.js';
@@ -245,6 +256,38 @@ export class JobsService {
       size: body.length,
     });
     return { saved: sorted.length };
+  }
+
+  /**
+   * Re-fingers a selection (POST /api/refinger): the notes given (the editor's, possibly unsaved)
+   * or else the lesson's edited version (the original when none was saved), re-solved by the
+   * engine's fingering model under the constraint, in this process. Editors (the owner) only;
+   * nothing is saved. 400 for indices outside the notes, 422 when no fingering meets the
+   * constraint.
+   */
+  async refinger(
+    user: AuthUser,
+    jobId: string,
+    body: Omit<RefingerRequest, 'events'> & { events?: NoteEvent[] | undefined },
+  ): Promise<RefingerResponse> {
+    const job = await this.access.owned(jobId, user);
+    if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
+    const notes = body.events ?? (await this.events(user, jobId, 'notes', true)).events;
+    // Indices outside the notes and a selection spread too wide are the engine's to refuse
+    // (RefingerError 'bad_selection', a 400 below).
+    const parsed = uploadConfigSchema.safeParse(job.config);
+    const config = parsed.success ? parsed.data : uploadConfigSchema.parse({});
+    const engine = await loadEngine();
+    try {
+      return await engine.refingerSelection(notes, body.selection, body.constraint, config);
+    } catch (error) {
+      if (error instanceof Error && error.name === 'RefingerError' && 'code' in error) {
+        throw error.code === 'no_fingering'
+          ? unprocessable(error.message)
+          : badRequest(error.message);
+      }
+      throw error;
+    }
   }
 
   async downloadUrl(user: AuthUser, jobId: string, fileName: DownloadableFileName) {

@@ -216,6 +216,14 @@ const MATRIX: MatrixEntry[] = [
     expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },
   },
   {
+    route: 'POST /api/refinger',
+    call: (f) => ({
+      path: `/api/refinger?${q(f)}`,
+      json: { selection: [0], constraint: { position: 0 } },
+    }),
+    expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },
+  },
+  {
     route: 'GET /api/upgrade-requests',
     call: () => ({ path: '/api/upgrade-requests' }),
     expect: { none: SIGNED_IN },

@@ -93,7 +93,8 @@ describe('pipeline, embedded mode', () => {
     expect(progress.length).toBeGreaterThan(3);
     const drops = progress.flatMap((p, i) => (i > 0 && p < (progress[i - 1] ?? 0) ? [i] : []));
     expect(drops, `progress went back: ${progress.join(' ')}`).toEqual([]);
-    expect(seen.some((s) => s.stage === 'final_video_generation')).toBe(true);
+    // The browser video is made while the engine transcribes, so its stage may be over between
+    // two polls; the video itself is checked below.
 
     const notes = (await get(`/api/notes?jobId=${jobId}&edit_version=false`)).events as NoteEvent[];
     expect(notes.length).toBeGreaterThan(5);
@@ -115,6 +116,8 @@ describe('pipeline, embedded mode', () => {
       unknown
     >;
     expect(results).toMatchObject({ capo: 0, tuning_name: 'Standard' });
+    // The pipeline writes no stems, and says so: the player asks for none.
+    expect(results.audio_files).toEqual([]);
     expect(typeof results.musical_key).toBe('string');
     expect(results.config).toMatchObject({ capo: 0, guitar_type: 'acoustic' });
     expect(Number(results.duration)).toBeCloseTo(8, 0);

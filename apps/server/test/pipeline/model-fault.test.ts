@@ -64,4 +64,18 @@ describe('pipeline, missing model file', () => {
       { kind: 'creator', delta: 1, reason: 'job_refund' },
     ]);
   }, 120_000);
+
+  it('fails the same way when the browser video is being made beside the engine', async () => {
+    const before = await creatorBalance(server, user.uid);
+    const submitted = await submitVideo(server, user, clip, {
+      config: { skip_video_generation: false },
+    });
+    expect(submitted.status).toBe(200);
+    const jobId = String(submitted.body.jobId);
+    const { final } = await waitForJob(server, user, jobId, { everyMs: 100, timeoutMs: 110_000 });
+    // The engine's failure, not the video's (which it stopped) nor a cancellation.
+    expect(final).toMatchObject({ status: 'failed', message: MESSAGES.jobFailed });
+    expect(final.error).toContain(missing);
+    expect(await creatorBalance(server, user.uid)).toBe(before);
+  }, 120_000);
 });

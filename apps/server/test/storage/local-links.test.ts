@@ -57,7 +57,8 @@ function* repeat(chunk: Buffer, times: number): Generator<Buffer> {
   for (let i = 0; i < times; i++) yield chunk;
 }
 
-async function eventually(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+/** Polls `check` until it holds; the limit is a hang guard, generous for a busy machine. */
+async function eventually(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error('condition not met in time');
