@@ -5,7 +5,7 @@ import type { TestServer } from '../apps/server/test/support/test-server.js';
 import { launchChromium, screenshot } from './support/browser.js';
 import { enableFrameLog, measurePlayback, summary } from './support/frames.js';
 import { denseLesson } from './support/lesson-data.js';
-import { openLesson, seekTo } from './support/player.js';
+import { openLesson, seekTo, zoomTimeline } from './support/player.js';
 import { signIn } from './support/auth.js';
 import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
 import { makeVideo, mediaDir } from './support/media.js';
@@ -51,19 +51,9 @@ describe('tab player frame times, 2,000 notes', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  const zoomTo = async (target: 10 | 600) => {
-    const box = (await page.getByTestId('timeline').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    for (let k = 0; k < 40; k += 1) {
-      if ((await page.getByTestId('timeline').getAttribute('data-zoom')) === String(target)) return;
-      await page.mouse.wheel(0, target === 600 ? -400 : 400);
-    }
-    throw new Error(`zoom did not reach ${String(target)}`);
-  };
-
   for (const zoom of [600, 10] as const) {
     it(`plays at zoom ${String(zoom)} px/s`, async () => {
-      await zoomTo(zoom);
+      await zoomTimeline(page, zoom);
       await seekTo(page, 40);
       const { frames, work: busy } = await measurePlayback(page, SECONDS);
       const f = summary(frames);
@@ -79,14 +69,14 @@ describe('tab player frame times, 2,000 notes', () => {
   }
 
   it('looks right on a dense passage at 1440 and 1920 px', async () => {
-    await zoomTo(600);
+    await zoomTimeline(page, 600);
     for (let k = 0; k < 12; k += 1) await page.mouse.wheel(0, 100);
     await seekTo(page, 61.1);
     await screenshot(page, 'player-dense-1440');
     await page.setViewportSize({ width: 1920, height: 1080 });
     await seekTo(page, 61.1);
     await screenshot(page, 'player-dense-1920');
-    await zoomTo(10);
+    await zoomTimeline(page, 10);
     await screenshot(page, 'player-dense-zoom10-1920');
   });
 });

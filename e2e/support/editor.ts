@@ -101,6 +101,22 @@ export async function stringLineY(page: Page, s: number): Promise<number> {
   return box.y + box.height / 2;
 }
 
+/**
+ * Where the string lines are on the timeline canvas (string 1's y and the gap, canvas px), from the
+ * string names, measured in one frame: the page may be scrolling (smoothly) while a test reads it.
+ */
+export function staffLines(page: Page): Promise<{ first: number; gap: number }> {
+  return page.getByTestId('timeline').evaluate((canvas) => {
+    const top = canvas.getBoundingClientRect().top;
+    const names = document.querySelectorAll('[data-testid="string-names"] span');
+    const middle = (k: number) => {
+      const r = names[k]!.getBoundingClientRect();
+      return r.top + r.height / 2 - top;
+    };
+    return { first: middle(0), gap: middle(1) - middle(0) };
+  });
+}
+
 /** Page x of `time` seconds while the view is at the start (zoom 100, the tab after the names). */
 export async function timeX(page: Page, time: number): Promise<number> {
   const box = (await page.getByTestId('timeline').boundingBox())!;

@@ -8,14 +8,26 @@ export function summary(values: readonly number[]): { median: number; p95: numbe
   return { median: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? NaN };
 }
 
-/** Switches on the player's per-frame log (see playback/playbackBus.ts) before the page loads. */
+/**
+ * Switches on the player's per-frame log and its log of timeline draws (see
+ * playback/playbackBus.ts) before the page loads.
+ */
 export async function enableFrameLog(page: Page): Promise<void> {
   await page.addInitScript(() => {
     (window as unknown as { __RIFFSCRIBE_PERF__: unknown }).__RIFFSCRIBE_PERF__ = {
       frames: [],
       work: [],
+      draws: [],
     };
   });
+}
+
+/**
+ * Percentage of frame-to-frame times over `ms`. Over 16.7 ms (one 60 Hz frame) counts timer
+ * jitter too (intervals of 16.7-16.8 ms are on time); over 25 ms (1.5 frames) is a missed frame.
+ */
+export function shareOver(frames: readonly number[], ms: number): number {
+  return frames.length === 0 ? NaN : (frames.filter((f) => f > ms).length / frames.length) * 100;
 }
 
 /**
@@ -24,10 +36,14 @@ export async function enableFrameLog(page: Page): Promise<void> {
  */
 export async function measurePlayback(page: Page, seconds: number) {
   await page.evaluate(() => {
-    const log = (window as unknown as { __RIFFSCRIBE_PERF__: { frames: number[]; work: number[] } })
-      .__RIFFSCRIBE_PERF__;
+    const log = (
+      window as unknown as {
+        __RIFFSCRIBE_PERF__: { frames: number[]; work: number[]; draws?: unknown[] };
+      }
+    ).__RIFFSCRIBE_PERF__;
     log.frames.length = 0;
     log.work.length = 0;
+    if (log.draws) log.draws.length = 0;
     void document.querySelector<HTMLVideoElement>('.lp video')?.play();
   });
   await page.waitForTimeout(seconds * 1000);

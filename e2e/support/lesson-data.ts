@@ -137,6 +137,9 @@ export function denseLesson(count: number): {
       });
     else if (r < 0.1) note.vibrato = rnd() < 0.5 ? 'small' : 'big';
     else if (r < 0.13) note.mute = true;
+    // Every eleventh note doubtful (review queue), without drawing on the random sequence, so
+    // the notes themselves stay as they were.
+    if (i % 11 === 5) note.confidence = 0.3;
     notes.push(note);
   }
   const duration = Math.ceil(0.5 + count * step + 1);

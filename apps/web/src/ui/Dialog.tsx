@@ -10,9 +10,16 @@ export function Dialog(props: {
   onClose: () => void;
   children: ReactNode;
   actions: ReactNode;
+  /**
+   * Open with the focus on the title and the content scrolled to the top, instead of on the first
+   * button: for a long dialog whose only button sits at the bottom (the keyboard help), where
+   * focusing the button would scroll the beginning out of view. Tab still reaches the buttons.
+   */
+  focusTitle?: boolean;
 }) {
-  const { open, title, onClose, children, actions } = props;
+  const { open, title, onClose, children, actions, focusTitle = false } = props;
   const ref = useRef<HTMLDialogElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const titleId = useId();
   // Whether the owner still wants it open: a close() of our own (open became false) is not the
   // user's doing and is not reported back.
@@ -22,9 +29,16 @@ export function Dialog(props: {
     wanted.current = open;
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      if (focusTitle) {
+        heading.current?.focus({ preventScroll: true });
+        dialog.scrollTop = 0;
+        dialog.querySelector('.dialog-body')?.scrollTo({ top: 0 });
+      }
+    }
     if (!open && dialog.open) dialog.close();
-  }, [open]);
+  }, [open, focusTitle]);
 
   return (
     <dialog
@@ -40,7 +54,12 @@ export function Dialog(props: {
       }}
     >
       <div className="dialog-body">
-        <h2 id={titleId} className="dialog-title">
+        <h2
+          id={titleId}
+          className="dialog-title"
+          ref={heading}
+          tabIndex={focusTitle ? -1 : undefined}
+        >
           {title}
         </h2>
         {children}

@@ -26,6 +26,7 @@ import { usePlayerKeys } from './playback/usePlayerKeys';
 import { useVideoRecovery } from './playback/useVideoRecovery';
 import { useVideoState } from './playback/useVideoState';
 import { useSynth } from './synth/useSynth';
+import { reviewLoop } from './review/reviewQueue';
 import { PlayerToolbar } from './toolbar/PlayerToolbar';
 import { TunerModal } from './tuner/TunerModal';
 import { FretboardCanvas } from './ui/FretboardCanvas';
@@ -125,7 +126,13 @@ export function PlayerScreen(props: {
     zoom: settings.zoom,
     duration,
     tuning,
+    capo,
     now: () => video?.currentTime ?? bus.time,
+    onReview: (note) => {
+      const loop = reviewLoop(note, duration);
+      dispatch({ type: 'setLoop', loop });
+      controls.seek(loop.start);
+    },
   });
   const draft = useDraft({ jobId, history, enabled: canEditHere });
   const onKey = (command: KeyCommand) => {
@@ -226,6 +233,9 @@ export function PlayerScreen(props: {
       {editing && (
         <EditBar
           editor={editor}
+          jobId={jobId}
+          tuning={tuning}
+          capo={capo}
           onHelp={() => {
             setHelpOpen(true);
           }}
@@ -270,7 +280,14 @@ export function PlayerScreen(props: {
               tuning={tuning}
               capo={capo}
             />
-            <FretboardCanvas bus={bus} notes={notes} tuning={tuning} capo={capo} />
+            <FretboardCanvas
+              bus={bus}
+              notes={notes}
+              tuning={tuning}
+              capo={capo}
+              choice={editing ? editor.choice : null}
+              onPick={editor.moveTo}
+            />
           </div>
         </section>
       </div>

@@ -9,6 +9,8 @@ import type {
   MyStarsResponse,
   NoteEvent,
   NotesResponse,
+  RefingerRequest,
+  RefingerResponse,
   StarsSummaryResponse,
   ViewAccessResponse,
 } from '@riffscribe/core';
@@ -43,6 +45,9 @@ export const playerApi = {
   recordLoad: (jobId: string) => session.api<unknown>('/api/job-load', post({ jobId })),
   saveNotes: (jobId: string, events: readonly NoteEvent[]) =>
     session.api<unknown>(`/api/edit-notes?jobId=${q(jobId)}`, post({ events })),
+  /** Re-fingers a selection of the editor's notes (issue 19); saves nothing. */
+  refinger: (jobId: string, body: RefingerRequest) =>
+    session.api<RefingerResponse>(`/api/refinger?jobId=${q(jobId)}`, post(body)),
   saveChords: (jobId: string, events: readonly ChordEvent[]) =>
     session.api<unknown>(`/api/edit-chords?jobId=${q(jobId)}`, post({ events })),
 

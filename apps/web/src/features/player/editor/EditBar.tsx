@@ -1,5 +1,6 @@
 import {
   BEND_PRESETS,
+  MAX_CHORD_NAME,
   applyBend,
   clearBend,
   setTechnique,
@@ -9,9 +10,12 @@ import {
   type NoteEvent,
   type Technique,
   type TechniqueSide,
+  type Tuning,
 } from '@riffscribe/core';
 import { useState } from 'react';
+import { ReviewBar } from '../review/ReviewBar';
 import { PitchCurveEditor } from './PitchCurveEditor';
+import { RefingerPanel } from './RefingerPanel';
 import type { Editor } from './useEditor';
 
 const TECHNIQUE_NAMES: Record<Technique, string> = {
@@ -33,10 +37,17 @@ function presetOf(n: NoteEvent): string {
 
 /**
  * Edit mode's bar under the toolbar: what is selected and its techniques (each side's slide,
- * hammer-on or pull-off is one choice, so they stay exclusive), mute, vibrato, bend presets, the
- * pitch-curve editor of a single note, the chord name being typed, and the keyboard help.
+ * hammer-on or pull-off is one choice, so they stay exclusive), re-fingering, mute, vibrato, bend
+ * presets, the pitch-curve editor of a single note, the chord name being typed, and the keyboard
+ * help.
  */
-export function EditBar(props: { editor: Editor; onHelp: () => void }) {
+export function EditBar(props: {
+  editor: Editor;
+  onHelp: () => void;
+  tuning: Tuning;
+  capo: number;
+  jobId: string;
+}) {
   const { editor, onHelp } = props;
   const notes = editor.selectedNotes;
   const one = notes.length === 1 ? notes[0] : undefined;
@@ -71,72 +82,99 @@ export function EditBar(props: { editor: Editor; onHelp: () => void }) {
   );
   return (
     <div className="lp-editbar" role="region" aria-label="Editing" data-testid="edit-bar">
-      <span className="lp-edit-mode">Editing</span>
-      <span className="lp-edit-summary" data-testid="edit-summary">
-        {summary}
-      </span>
-      {notes.length > 0 && (
-        <>
-          {side('leading')}
-          {side('trailing')}
-          <button
-            type="button"
-            className="lp-tool"
-            aria-pressed={notes.every((n) => n.mute)}
-            onClick={() => {
-              editor.editSelected('Mute', toggleMute);
-            }}
-          >
-            Mute
-          </button>
-          <label className="lp-edit-field">
-            Vibrato
-            <select
-              aria-label="Vibrato"
-              value={one?.vibrato ?? ''}
-              onChange={(e) => {
-                const v = e.target.value as '' | 'small' | 'big';
-                editor.editSelected('Vibrato', (n) =>
-                  v === '' ? { ...n, vibrato: '' } : setVibrato({ ...n, vibrato: '' }, v),
-                );
+      <div className="lp-editbar-row">
+        <span className="lp-edit-mode">Editing</span>
+        <span className="lp-edit-summary" data-testid="edit-summary">
+          {summary}
+        </span>
+        {notes.length > 0 && (
+          <>
+            <div className="lp-popover">
+              <button
+                type="button"
+                className="lp-tool"
+                aria-haspopup="dialog"
+                aria-expanded={editor.refingering}
+                title="Re-finger the selection (F)"
+                onClick={() => {
+                  editor.setRefingering(!editor.refingering);
+                }}
+              >
+                Re-finger…
+              </button>
+              {editor.refingering && (
+                <RefingerPanel
+                  editor={editor}
+                  jobId={props.jobId}
+                  tuning={props.tuning}
+                  capo={props.capo}
+                />
+              )}
+            </div>
+            {side('leading')}
+            {side('trailing')}
+            <button
+              type="button"
+              className="lp-tool"
+              aria-pressed={notes.every((n) => n.mute)}
+              onClick={() => {
+                editor.editSelected('Mute', toggleMute);
               }}
             >
-              <option value="">None</option>
-              <option value="small">Small</option>
-              <option value="big">Big</option>
-            </select>
-          </label>
-          <label className="lp-edit-field">
-            Bend
-            <select
-              aria-label="Bend"
-              value={one ? presetOf(one) : ''}
-              onChange={(e) => {
-                const p = BEND_PRESETS.find((b) => b.id === e.target.value);
-                editor.editSelected('Bend', (n) => (p ? applyBend(n, p) : clearBend(n)));
-              }}
-            >
-              <option value="">None</option>
-              {one && presetOf(one) === 'custom' && <option value="custom">Custom</option>}
-              {BEND_PRESETS.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        </>
-      )}
-      {one && <PitchCurveEditor note={one} onChange={editor.setCurve} />}
-      {editor.naming && <ChordNameInput editor={editor} />}
-      <button
-        type="button"
-        className="lp-tool lp-help-button"
-        onClick={onHelp}
-        aria-label="Keyboard shortcuts"
-      >
-        ?
-      </button>
+              Mute
+            </button>
+            <label className="lp-edit-field">
+              Vibrato
+              <select
+                aria-label="Vibrato"
+                value={one?.vibrato ?? ''}
+                onChange={(e) => {
+                  const v = e.target.value as '' | 'small' | 'big';
+                  editor.editSelected('Vibrato', (n) =>
+                    v === '' ? { ...n, vibrato: '' } : setVibrato({ ...n, vibrato: '' }, v),
+                  );
+                }}
+              >
+                <option value="">None</option>
+                <option value="small">Small</option>
+                <option value="big">Big</option>
+              </select>
+            </label>
+            <label className="lp-edit-field">
+              Bend
+              <select
+                aria-label="Bend"
+                value={one ? presetOf(one) : ''}
+                onChange={(e) => {
+                  const p = BEND_PRESETS.find((b) => b.id === e.target.value);
+                  editor.editSelected('Bend', (n) => (p ? applyBend(n, p) : clearBend(n)));
+                }}
+              >
+                <option value="">None</option>
+                {one && presetOf(one) === 'custom' && <option value="custom">Custom</option>}
+                {BEND_PRESETS.map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {b.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        )}
+        {one && <PitchCurveEditor note={one} onChange={editor.setCurve} />}
+        {editor.naming && <ChordNameInput editor={editor} />}
+        <button
+          type="button"
+          className="lp-tool lp-help-button"
+          onClick={onHelp}
+          aria-label="Keyboard shortcuts"
+        >
+          ?
+        </button>
+      </div>
+      {/* A row of its own that keeps one height whatever is selected, so the tab below does not
+          move under the pointer when a click selects a note and its other places appear. */}
+      <ReviewBar editor={editor} tuning={props.tuning} capo={props.capo} />
     </div>
   );
 }
@@ -154,6 +192,7 @@ function ChordNameInput(props: { editor: Editor }) {
         autoFocus
         aria-label="Chord name"
         value={value}
+        maxLength={MAX_CHORD_NAME}
         size={8}
         onChange={(e) => {
           setValue(e.target.value);

@@ -26,6 +26,7 @@ export function KeyboardHelp(props: { open: boolean; editing: boolean; onClose: 
       open={props.open}
       title="Keyboard shortcuts"
       onClose={props.onClose}
+      focusTitle
       actions={
         <button type="button" className="button" onClick={props.onClose}>
           Close

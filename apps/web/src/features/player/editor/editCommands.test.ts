@@ -3,6 +3,7 @@ import { note } from '../testing/notes';
 import {
   addChord,
   addNotes,
+  applyRefingered,
   patchChord,
   patchNotes,
   removeChord,
@@ -40,5 +41,19 @@ describe('editor commands', () => {
     expect(removeChord(withChord.doc, 1).doc.chords.map((c) => c.chord)).toEqual(['C', 'G']);
     const moved = patchChord(doc, 0, { ...doc.chords[0]!, time: 3.5, end_time: 4 });
     expect(moved.chord).toBe(1);
+  });
+
+  it('applies a re-fingering as one edit, the selection kept on the selected notes', () => {
+    const d = {
+      notes: [note({ time: 1, string: 3, fret: 2 }), note({ time: 2, string: 2, fret: 1 })],
+      chords: [],
+    };
+    const moved = { ...d.notes[1]!, string: 3, fret: 5 };
+    const r = applyRefingered(d, [1], [{ index: 1, note: moved }]);
+    expect(r.doc.notes[1]).toBe(moved);
+    expect(r.doc.notes[0]).toBe(d.notes[0]);
+    expect(r.notes).toEqual([1]);
+    // Nothing changed: the same document (the history records nothing).
+    expect(applyRefingered(d, [0], []).doc).toBe(d);
   });
 });

@@ -1,4 +1,9 @@
-import type { ChordEvent, NoteEvent } from '@riffscribe/core';
+import {
+  confirmNote,
+  type ChordEvent,
+  type NoteEvent,
+  type RefingeredNote,
+} from '@riffscribe/core';
 import { sortEvents } from '../model/lesson';
 import type { LessonDoc } from '../model/history';
 
@@ -27,7 +32,8 @@ function indicesOf<T>(events: readonly T[], wanted: ReadonlySet<T>): number[] {
 
 /**
  * Replaces each selected note with `patch(note)`; a patch answering null (a refused edit, such
- * as a string move to a fret outside 0..24) leaves that note as it was.
+ * as a string move to a fret outside 0..24) leaves that note as it was. A note the patch changed
+ * loses the AI's confidence: a person has looked at it, so it leaves the review queue.
  */
 export function patchNotes(
   doc: LessonDoc,
@@ -38,13 +44,31 @@ export function patchNotes(
   const kept = new Set<NoteEvent>();
   const notes = doc.notes.map((n, i) => {
     if (!chosen.has(i)) return n;
-    const next = patch(n) ?? n;
+    const patched = patch(n) ?? n;
+    const next = patched === n ? n : confirmNote(patched);
     kept.add(next);
     return next;
   });
   if (notes.every((n, i) => n === doc.notes[i])) return { doc, notes: [...selected], chord: null };
   const sorted = sortEvents(notes);
   return { doc: { ...doc, notes: sorted }, notes: indicesOf(sorted, kept), chord: null };
+}
+
+/**
+ * Applies a re-fingering's answer (POST /api/refinger): each changed note replaces the note at
+ * its index; the selection stays on the selected notes. One edit however many notes moved.
+ */
+export function applyRefingered(
+  doc: LessonDoc,
+  selected: readonly number[],
+  changed: readonly RefingeredNote[],
+): Edited {
+  if (changed.length === 0) return { doc, notes: [...selected], chord: null };
+  const byIndex = new Map(changed.map((c) => [c.index, c.note]));
+  const notes = doc.notes.map((n, i) => byIndex.get(i) ?? n);
+  const keep = new Set(selected.map((i) => notes[i]).filter((n) => n !== undefined));
+  const sorted = sortEvents(notes);
+  return { doc: { ...doc, notes: sorted }, notes: indicesOf(sorted, keep), chord: null };
 }
 
 /** Adds notes; they become the selection. */

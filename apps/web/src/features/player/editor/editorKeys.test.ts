@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { keyCommand, type KeyInput } from '../playback/keyboard';
+import { keyInput } from '../testing/keys';
+import { keyCommand } from '../playback/keyboard';
 import { editKey } from './editorKeys';
 
-const key = (k: string, over: Partial<KeyInput> = {}): KeyInput => ({
-  key: k,
-  ctrlKey: false,
-  metaKey: false,
-  altKey: false,
-  shiftKey: false,
-  targetTag: 'BODY',
-  targetType: '',
-  targetEditable: false,
-  ...over,
-});
+const key = keyInput;
 
 describe('editor keys', () => {
   it('maps digits, Delete, clipboard, nudge, string moves and techniques', () => {
@@ -39,6 +30,30 @@ describe('editor keys', () => {
       side: 'trailing',
       technique: 'hammer_on',
     });
+  });
+
+  it('D goes to the next doubtful note (Shift+D back), A accepts; each key means one thing', () => {
+    expect(editKey(key('d'))).toEqual({ type: 'review', direction: 1 });
+    expect(editKey(key('D', { shiftKey: true }))).toEqual({ type: 'review', direction: -1 });
+    expect(editKey(key('a'))).toEqual({ type: 'accept' });
+    expect(editKey(key('f'))).toEqual({ type: 'refinger' });
+    expect(editKey(key('F'))).toEqual({ type: 'refinger' });
+    // Ctrl/Cmd+A stays select-all; the player's keys never become review keys.
+    expect(editKey(key('a', { ctrlKey: true }))).toEqual({ type: 'selectAll' });
+    expect(keyCommand(key('d'), true)).toEqual({
+      type: 'edit',
+      key: { type: 'review', direction: 1 },
+    });
+    expect(keyCommand(key('d'))).toBeNull();
+    // No two plain letters share a command: every letter maps to at most one edit.
+    const seen = new Map<string, string>();
+    for (const letter of 'abcdefghijklmnopqrstuvwxyz') {
+      const command = editKey(key(letter));
+      if (!command) continue;
+      const name = JSON.stringify(command);
+      expect(seen.get(name), `${letter} and ${seen.get(name) ?? ''}`).toBeUndefined();
+      seen.set(name, letter);
+    }
   });
 
   it('never takes the player keys (Space, arrows, L, Escape)', () => {

@@ -21,7 +21,10 @@ export type EditKey =
   | { type: 'bend' }
   | { type: 'addNote' }
   | { type: 'addChord' }
-  | { type: 'renameChord' };
+  | { type: 'renameChord' }
+  | { type: 'review'; direction: 1 | -1 }
+  | { type: 'accept' }
+  | { type: 'refinger' };
 
 /** One line of the keyboard help: the keys as shown and what they do. */
 export interface KeyHelp {
@@ -53,10 +56,14 @@ export const EDIT_KEYS: readonly KeyHelp[] = [
   { keys: 'S  H  P', does: 'Slide, hammer-on, pull-off out (Shift: into the note)' },
   { keys: 'X', does: 'Mute' },
   { keys: 'V', does: 'Small vibrato (Shift: big)' },
-  { keys: 'B', does: 'Next bend preset (+1, +2, +3, with release, none)' },
+  { keys: 'B', does: 'Next bend preset (+1, 1 + release, +2, 2 + release, +3, 3 + release, none)' },
   { keys: 'N', does: 'Add a note at the playhead' },
   { keys: 'C', does: 'Add a chord at the playhead' },
   { keys: 'R / Enter', does: 'Rename the selected chord' },
+  { keys: 'D', does: 'Next doubtful note: select it, loop 2 s around it (Shift: previous)' },
+  { keys: 'A', does: 'Accept the selected notes as right (they leave the review)' },
+  { keys: 'F', does: "Re-finger the selection: a hand position, strings, or one note's string" },
+  { keys: 'Click a ring on the fretboard', does: 'Move the selected note there, same pitch' },
   { keys: 'Ctrl/⌘ Z, Ctrl/⌘ Shift Z', does: 'Undo, redo' },
 ];
 
@@ -129,6 +136,15 @@ export function editKey(e: KeyInput): EditKey | null {
     case 'R':
     case 'Enter':
       return { type: 'renameChord' };
+    case 'd':
+    case 'D':
+      return { type: 'review', direction: shift ? -1 : 1 };
+    case 'a':
+    case 'A':
+      return { type: 'accept' };
+    case 'f':
+    case 'F':
+      return { type: 'refinger' };
     default:
       return null;
   }

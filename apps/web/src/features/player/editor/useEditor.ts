@@ -1,6 +1,8 @@
 import {
   BEND_PRESETS,
   applyBend,
+  confirmNote,
+  moveToPosition,
   clearBend,
   moveToString,
   newChord,
@@ -23,6 +25,8 @@ import {
   type ChordEvent,
   type NoteEvent,
   type PendingFret,
+  type Position,
+  type RefingeredNote,
   type Tuning,
 } from '@riffscribe/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -33,6 +37,7 @@ import type { TimelineEditing, TimelinePoint } from '../ui/TimelineCanvas';
 import {
   addChord,
   addNotes,
+  applyRefingered,
   patchChord,
   patchNotes,
   removeChord,
@@ -41,6 +46,7 @@ import {
 } from './editCommands';
 import type { EditKey } from './editorKeys';
 import { hitTest, notesInRect } from './hitTest';
+import { doubtfulCount, fretChoice, nextDoubtful } from '../review/reviewQueue';
 
 export interface Selection {
   notes: readonly number[];
@@ -70,13 +76,17 @@ export function useEditor(input: {
   zoom: number;
   duration: number;
   tuning: Tuning;
+  capo: number;
   /** The playhead, seconds. */
   now: () => number;
+  /** The review queue went to this note (it is selected): the player loops around it. */
+  onReview?: (note: NoteEvent) => void;
 }) {
-  const { enabled, history, setHistory, index, zoom, duration, tuning, now } = input;
+  const { enabled, history, setHistory, index, zoom, duration, tuning, capo, now } = input;
   const [selection, setSelection] = useState<Selection>(NONE);
   const [rect, setRect] = useState<TimelineOverlay['rect']>(null);
   const [naming, setNaming] = useState<ChordNaming | null>(null);
+  const [refingering, setRefingering] = useState(false);
   const clipboard = useRef<NoteEvent[]>([]);
   const pending = useRef<PendingFret | null>(null);
   const drag = useRef<Drag | null>(null);
@@ -197,6 +207,21 @@ export function useEditor(input: {
       case 'renameChord':
         if (valid.chord !== null) setNaming({ mode: 'rename', index: valid.chord });
         return;
+      case 'review': {
+        const i = nextDoubtful(d.notes, valid.notes[0] ?? null, now(), key.direction);
+        const note = i === null ? undefined : d.notes[i];
+        if (i === null || !note) return;
+        pending.current = null;
+        setSelection({ notes: [i], chord: null });
+        input.onReview?.(note);
+        return;
+      }
+      case 'accept':
+        editSelected('Accept notes', confirmNote);
+        return;
+      case 'refinger':
+        if (valid.notes.length > 0) setRefingering(true);
+        return;
     }
   };
 
@@ -316,9 +341,27 @@ export function useEditor(input: {
     },
   };
 
+  const one = valid.notes.length === 1 ? doc.notes[valid.notes[0] ?? -1] : undefined;
+  const doubtful = useMemo(() => doubtfulCount(doc.notes), [doc.notes]);
+  const choice = useMemo(() => (one ? fretChoice(one, tuning, capo) : null), [one, tuning, capo]);
+
   return {
     enabled,
     selection: valid,
+    /** How many of the AI's notes are still doubtful (the review counter). */
+    doubtful,
+    /** The single selected note's place and its other playable places (the fretboard's rings). */
+    choice,
+    /** Moves the single selected note to another place of the same pitch (one undo step). */
+    moveTo: (position: Position) => {
+      if (valid.notes.length === 1) {
+        editSelected('Move to another place', (n) => moveToPosition(n, position, tuning));
+      }
+    },
+    /** The review queue's next (1) or previous (-1) doubtful note, as the D key. */
+    review: (direction: 1 | -1) => {
+      onKey({ type: 'review', direction });
+    },
     selectedNotes: valid.notes.map((i) => doc.notes[i]).filter((n): n is NoteEvent => !!n),
     selectedChord: valid.chord === null ? null : (doc.chords[valid.chord] ?? null),
     timeline,
@@ -342,6 +385,20 @@ export function useEditor(input: {
         patchNotes(base.doc, [i], () => note),
         base,
       );
+    },
+    /** The document the editor shows (the history's present). */
+    doc,
+    /** The re-finger panel (F or the edit bar's button) is open. */
+    refingering: refingering && valid.notes.length > 0,
+    setRefingering,
+    /**
+     * Applies a re-fingering's answer for `base` (the document the request was made from) as one
+     * undoable step; false, changing nothing, when the notes changed since.
+     */
+    applyRefinger: (base: LessonDoc, changed: readonly RefingeredNote[]): boolean => {
+      if (live.current.history.doc !== base) return false;
+      commit('Re-finger', applyRefingered(base, valid.notes, changed));
+      return true;
     },
     /** Replaces the whole document (restoring a draft), as one undoable step. */
     replaceDoc: (label: string, next: LessonDoc) => {

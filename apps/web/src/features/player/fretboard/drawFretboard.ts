@@ -1,4 +1,5 @@
 import { FRETBOARD_FRETS, STRING_COUNT, type Tuning } from '@riffscribe/core';
+import type { FretChoice } from '../review/reviewQueue';
 import { noteNameOfOpen } from './labels';
 import type { CanvasTheme } from '../timeline/theme';
 import {
@@ -7,11 +8,16 @@ import {
   capoX,
   fretWireX,
   stringLineY,
+  positionPoint,
   type FingerDot,
   type FretboardBox,
 } from './geometry';
 
-/** Draws the neck (22 frets, inlays, capo, string names) and the dots of the sounding notes. */
+/**
+ * Draws the neck (22 frets, inlays, capo, string names), the dots of the sounding notes and, in
+ * edit mode, the selected note's place (filled) and the other places of its pitch (rings to
+ * click).
+ */
 export function drawFretboard(
   ctx: CanvasRenderingContext2D,
   box: FretboardBox,
@@ -19,6 +25,7 @@ export function drawFretboard(
   tuning: Tuning,
   capo: number,
   dots: readonly FingerDot[],
+  choice: FretChoice | null = null,
 ): void {
   const { width, height } = box;
   ctx.fillStyle = theme.background;
@@ -87,4 +94,39 @@ export function drawFretboard(
     ctx.fillStyle = theme.accentText;
     ctx.fillText(d.label, d.x, d.y + 0.5);
   }
+  if (choice) drawChoice(ctx, box, theme, capo, choice);
+}
+
+function drawChoice(
+  ctx: CanvasRenderingContext2D,
+  box: FretboardBox,
+  theme: CanvasTheme,
+  capo: number,
+  choice: FretChoice,
+): void {
+  ctx.font = `700 11px 'Inter Var', Inter, system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.lineWidth = 2;
+  for (const p of choice.others) {
+    const { x, y } = positionPoint(p, capo, box);
+    ctx.fillStyle = theme.background;
+    ctx.strokeStyle = theme.selection;
+    ctx.setLineDash([3, 2]);
+    ctx.beginPath();
+    ctx.arc(x, y, 10, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = theme.text;
+    ctx.fillText(String(p.fret), x, y + 0.5);
+  }
+  const { x, y } = positionPoint(choice.current, capo, box);
+  ctx.fillStyle = theme.selection;
+  ctx.beginPath();
+  ctx.arc(x, y, 10, 0, 2 * Math.PI);
+  ctx.fill();
+  // Dark text on the dark scheme's light blue, white on the light scheme's deep blue.
+  ctx.fillStyle = theme.dark ? '#0b1220' : '#ffffff';
+  ctx.fillText(String(choice.current.fret), x, y + 0.5);
 }

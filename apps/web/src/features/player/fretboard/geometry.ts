@@ -86,3 +86,40 @@ export function fingerDots(
 export function capoX(capo: number, box: FretboardBox): number {
   return fretWireX(capo, box) - Math.min(7, (fretWireX(capo, box) - fretWireX(capo - 1, box)) / 3);
 }
+
+/** Where the fretboard draws a place (string, fret relative to the capo): as fingerDots does. */
+export function positionPoint(
+  position: { string: number; fret: number },
+  capo: number,
+  box: FretboardBox,
+): { x: number; y: number } {
+  const onCapo = capo > 0 && position.fret === 0;
+  return {
+    x: onCapo ? capoX(capo, box) : fingerX(capo + position.fret, box),
+    y: stringLineY(position.string, box),
+  };
+}
+
+/** A click lands on a dot within this many CSS px of its centre. */
+export const PICK_RADIUS = 13;
+
+/** The place among `positions` whose dot is under (x, y), the nearest; null when none is. */
+export function pickPosition<P extends { string: number; fret: number }>(
+  x: number,
+  y: number,
+  positions: readonly P[],
+  capo: number,
+  box: FretboardBox,
+): P | null {
+  let best: P | null = null;
+  let bestDistance = PICK_RADIUS;
+  for (const p of positions) {
+    const point = positionPoint(p, capo, box);
+    const d = Math.hypot(point.x - x, point.y - y);
+    if (d <= bestDistance) {
+      bestDistance = d;
+      best = p;
+    }
+  }
+  return best;
+}

@@ -48,6 +48,15 @@ describe('settingsFromResults', () => {
 });
 
 describe('normalizeNote', () => {
+  it('keeps the AI’s confidence in 0..1 and drops anything else', () => {
+    const at = (confidence: unknown) =>
+      normalizeNote({ time: 1, end_time: 1.5, string: 2, fret: 7, confidence });
+    expect(at(0.25)?.confidence).toBe(0.25);
+    expect(at('0.5')?.confidence).toBe(0.5);
+    for (const bad of [undefined, 1.5, -0.1, 'sure', null])
+      expect(at(bad)).not.toHaveProperty('confidence');
+  });
+
   it('turns flags given as text or numbers into booleans', () => {
     const n = normalizeNote({
       time: 1,

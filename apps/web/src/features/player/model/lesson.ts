@@ -103,6 +103,7 @@ export function normalizeNote(raw: unknown): NoteEvent | null {
     return n === null ? null : clamp(Math.round(n), FRET_MIN, FRET_MAX);
   };
   const vibrato = raw.vibrato === 'small' || raw.vibrato === 'big' ? raw.vibrato : '';
+  const confidence = finite(raw.confidence);
   // The AI may set several techniques on one side; the editor keeps one, as the server requires.
   return exclusiveTechniques<NoteEvent>({
     time,
@@ -122,6 +123,8 @@ export function normalizeNote(raw: unknown): NoteEvent | null {
     trailing_hammer_on: normalizeFlag(raw.trailing_hammer_on),
     leading_pull_off: normalizeFlag(raw.leading_pull_off),
     trailing_pull_off: normalizeFlag(raw.trailing_pull_off),
+    // The AI's confidence (review queue); one outside 0..1 is not a confidence at all.
+    ...(confidence !== null && confidence >= 0 && confidence <= 1 ? { confidence } : {}),
   });
 }
 

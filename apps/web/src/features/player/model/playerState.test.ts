@@ -30,6 +30,14 @@ describe('player settings', () => {
     expect(loopFrom(30, 30)).toBeNull();
   });
 
+  it('sets a given loop (the review queue’s) unless it is shorter than 0.05 s', () => {
+    expect(run({ type: 'setLoop', loop: { start: 4.1, end: 6.1 } }).loop).toEqual({
+      start: 4.1,
+      end: 6.1,
+    });
+    expect(run({ type: 'setLoop', loop: { start: 4, end: 4.01 } }).loop).toBeNull();
+  });
+
   it('sends playback back to the loop start at the loop end', () => {
     expect(loopTarget({ start: 3, end: 5 }, 5.01)).toBe(3);
     expect(loopTarget({ start: 3, end: 5 }, 4.9)).toBeNull();

@@ -93,6 +93,7 @@ export type SettingsAction =
   | { type: 'zoomSlider'; zoom: number }
   | { type: 'toggleLoop'; now: number; duration: number }
   | { type: 'clearLoop' }
+  | { type: 'setLoop'; loop: Loop }
   | { type: 'setAudioSource'; source: AudioSource; stemAvailable: boolean }
   | { type: 'setVolume'; volume: number }
   | { type: 'setTabSource'; source: TabSource }
@@ -164,6 +165,8 @@ export function settingsReducer(state: PlayerSettings, action: SettingsAction): 
       return { ...state, loop: state.loop ? null : loopFrom(action.now, action.duration) };
     case 'clearLoop':
       return state.loop ? { ...state, loop: null } : state;
+    case 'setLoop':
+      return action.loop.end - action.loop.start >= 0.05 ? { ...state, loop: action.loop } : state;
     case 'setAudioSource':
       if (action.source === 'guitar' && !action.stemAvailable) return state;
       return { ...state, audioSource: action.source };

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { keyCommand, type KeyInput } from './keyboard';
+import { keyInput } from '../testing/keys';
+import { keyCommand } from './keyboard';
 
-const key = (k: string, over: Partial<KeyInput> = {}): KeyInput => ({
-  key: k,
-  ctrlKey: false,
-  metaKey: false,
-  altKey: false,
-  shiftKey: false,
-  targetTag: 'BODY',
-  targetType: '',
-  targetEditable: false,
-  ...over,
-});
+const key = keyInput;
 
 describe('player keyboard', () => {
   it('maps the keys of spec section 4', () => {

@@ -1,9 +1,27 @@
-/** Per-frame instrumentation the frame-time benchmark switches on (window.__RIFFSCRIBE_PERF__). */
+import type { NoteIndex } from '../model/noteIndex';
+import type { TimelineOverlay } from '../timeline/renderer';
+
+/**
+ * Per-frame instrumentation the benchmarks switch on (window.__RIFFSCRIBE_PERF__, set by
+ * e2e/support/frames.ts before the page loads). Off, it costs one property read per frame.
+ */
 export interface PerfLog {
   /** performance.now() at each animation frame. */
   frames: number[];
   /** Milliseconds of player work (clock, sounding notes, drawing) in each frame. */
   work: number[];
+  /**
+   * Each time the timeline finished drawing: when, and the notes and editor overlay it drew (the
+   * edit benchmark, e2e/player-edit-bench.test.ts, finds the first draw that shows an edit).
+   */
+  draws?: TimelineDraw[];
+}
+
+export interface TimelineDraw {
+  /** performance.now() right after the draw. */
+  at: number;
+  index: NoteIndex;
+  overlay: TimelineOverlay | null;
 }
 
 export function perfLog(): PerfLog | null {

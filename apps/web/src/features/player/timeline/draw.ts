@@ -142,7 +142,11 @@ function arrowHead(ctx: Ctx, x: number, y: number, dir: 1 | -1): void {
   ctx.fill();
 }
 
-/** Fret numbers on a knockout of the background; highlighted ones filled with the accent. */
+/**
+ * Fret numbers on a knockout of the background; highlighted ones filled with the accent. A
+ * doubtful note (review queue) gets a thick bar in the doubt colour just under its knockout, so
+ * its digits keep their full contrast.
+ */
 export function drawFrets(
   ctx: Ctx,
   frets: readonly FretGlyph[],
@@ -155,9 +159,15 @@ export function drawFrets(
   const h = FRET_FONT_PX + 3;
   for (const f of frets) {
     if (f.compact && !highlight) {
-      ctx.fillStyle = theme.text;
+      ctx.fillStyle = f.doubtful ? theme.doubt : theme.text;
       ctx.fillRect(f.x - 1, f.y - 3, 2.5, 6);
+      if (f.doubtful) ctx.fillRect(f.x - 2, f.y + 4, 4.5, 3);
       continue;
+    }
+    if (f.doubtful && !highlight) {
+      ctx.fillStyle = theme.doubt;
+      roundRect(ctx, f.x - f.halfWidth - 1, f.y + h / 2 + 1, f.halfWidth * 2 + 2, 3.5, 1.5);
+      ctx.fill();
     }
     ctx.fillStyle = highlight ? theme.accent : theme.background;
     const w = f.halfWidth * 2;

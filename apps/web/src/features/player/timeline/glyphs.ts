@@ -1,6 +1,7 @@
 import {
   PITCH_STEPS_PER_FRET,
   VIBRATO_RATE_HZ,
+  isDoubtful,
   type ChordEvent,
   type NoteEvent,
 } from '@riffscribe/core';
@@ -37,6 +38,8 @@ export interface FretGlyph {
   halfWidth: number;
   /** Too close to the previous note on its string to print a number at this zoom: a dot. */
   compact: boolean;
+  /** The AI is unsure of it (review queue): marked under its number. */
+  doubtful: boolean;
 }
 export interface SustainGlyph {
   note: number;
@@ -181,6 +184,7 @@ export function fretGlyph(index: NoteIndex, i: number, zoom: number, layout: Tim
     text,
     halfWidth: fretHalfWidth(text),
     compact,
+    doubtful: isDoubtful(note),
   } satisfies FretGlyph;
 }
 

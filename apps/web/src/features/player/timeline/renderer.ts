@@ -12,6 +12,7 @@ import {
 } from './glyphs';
 import { timelineLayout, type TimelineLayout } from './layout';
 import { STAFF_GUTTER, rulerTicks, type TimelineView } from './scale';
+import { TileCache } from './tileCache';
 import type { CanvasTheme } from './theme';
 
 /** Content width of one cached tile, CSS px. */
@@ -63,7 +64,7 @@ export class TimelineRenderer {
   private layout: TimelineLayout = timelineLayout(240);
   private width = 0;
   private dpr = 1;
-  private readonly tiles = new Map<number, Tile>();
+  private readonly tiles = new TileCache<Tile>(MAX_TILES);
   private lastView: TimelineView | null = null;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
@@ -99,7 +100,7 @@ export class TimelineRenderer {
     }
     this.content = content;
     this.chordLabels = chordLabelMask(content.chords, content.chordText, content.zoom);
-    this.tiles.clear();
+    this.tiles.invalidate();
   }
 
   draw(
@@ -235,19 +236,15 @@ export class TimelineRenderer {
 
   private tile(k: number, content: TimelineContent): Tile {
     const cached = this.tiles.get(k);
-    if (cached) {
-      // Keep recently used tiles last, so the oldest go first.
-      this.tiles.delete(k);
-      this.tiles.set(k, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const { dpr, layout } = this;
     const w = Math.round(TILE_WIDTH * dpr);
     const h = this.canvas.height;
-    const tile: Tile =
+    const tile: Tile = this.tiles.take(() =>
       typeof OffscreenCanvas === 'undefined'
         ? Object.assign(document.createElement('canvas'), { width: w, height: h })
-        : new OffscreenCanvas(w, h);
+        : new OffscreenCanvas(w, h),
+    );
     const ctx = tile.getContext('2d');
     if (ctx) {
       const x0 = k * TILE_WIDTH;
@@ -273,10 +270,6 @@ export class TimelineRenderer {
       drawGlyphs(ctx, glyphs, layout, content.theme);
     }
     this.tiles.set(k, tile);
-    if (this.tiles.size > MAX_TILES) {
-      const oldest = this.tiles.keys().next().value;
-      if (oldest !== undefined) this.tiles.delete(oldest);
-    }
     return tile;
   }
 }

@@ -14,6 +14,8 @@ export interface CanvasTheme {
   ruler: string;
   /** The editor's selection ring and rectangle. */
   selection: string;
+  /** The mark under a doubtful note (review queue); at least 3:1 against the background. */
+  doubt: string;
   dark: boolean;
 }
 
@@ -87,6 +89,7 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         loop: 'rgba(245, 165, 36, 0.13)',
         ruler: '#6b7384',
         selection: '#5aa9ff',
+        doubt: '#ff6fae',
         dark,
       }
     : {
@@ -103,6 +106,7 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         loop: 'rgba(184, 110, 0, 0.12)',
         ruler: '#8d8a82',
         selection: '#1f63c6',
+        doubt: '#c2126b',
         dark,
       };
 }

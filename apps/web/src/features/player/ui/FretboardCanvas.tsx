@@ -1,19 +1,29 @@
-import type { NoteEvent, Tuning } from '@riffscribe/core';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import type { NoteEvent, Position, Tuning } from '@riffscribe/core';
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { drawFretboard } from '../fretboard/drawFretboard';
-import { fingerDots } from '../fretboard/geometry';
+import { fingerDots, pickPosition } from '../fretboard/geometry';
 import type { PlaybackBus } from '../playback/playbackBus';
+import type { FretChoice } from '../review/reviewQueue';
 import { readCanvasTheme } from '../timeline/theme';
 import { useCanvasSize, useColorScheme } from './useCanvasSize';
 
-/** The live fretboard: redrawn only when the set of sounding notes changes. */
+const places = (list: readonly Position[]) =>
+  list.map((p) => `${String(p.string)}:${String(p.fret)}`).join(' ');
+
+/**
+ * The live fretboard: redrawn only when the set of sounding notes (or the edit mode's choice)
+ * changes. In edit mode with one note selected it shows that note's place and the other places
+ * of its pitch; clicking one of those moves the note there (`onPick`).
+ */
 export function FretboardCanvas(props: {
   bus: PlaybackBus;
   notes: readonly NoteEvent[];
   tuning: Tuning;
   capo: number;
+  choice?: FretChoice | null;
+  onPick?: (position: Position) => void;
 }) {
-  const { bus, notes, tuning, capo } = props;
+  const { bus, notes, tuning, capo, choice = null, onPick } = props;
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const size = useCanvasSize(box);
@@ -33,22 +43,37 @@ export function FretboardCanvas(props: {
       const sounding = bus.sounding.map((i) => notes[i]).filter((n): n is NoteEvent => !!n);
       const boxSize = { width: size.width, height: size.height };
       ctx.setTransform(size.dpr, 0, 0, size.dpr, 0, 0);
-      drawFretboard(ctx, boxSize, theme, tuning, capo, fingerDots(sounding, capo, boxSize));
+      drawFretboard(ctx, boxSize, theme, tuning, capo, fingerDots(sounding, capo, boxSize), choice);
       el.dataset.lit = sounding
         .map((n) => `${String(n.string)}:${String(capo + n.fret)}`)
         .join(' ');
     };
     draw();
     return bus.subscribe(draw);
-  }, [bus, notes, tuning, capo, size, theme]);
+  }, [bus, notes, tuning, capo, size, theme, choice]);
+
+  const pick = (e: MouseEvent<HTMLCanvasElement>) => {
+    if (!choice || !onPick || !size) return;
+    const r = e.currentTarget.getBoundingClientRect();
+    const p = pickPosition(e.clientX - r.left, e.clientY - r.top, choice.others, capo, size);
+    if (p) onPick(p);
+  };
 
   return (
     <div className="lp-fretboard" ref={setBox}>
       <canvas
         ref={canvas}
         role="img"
-        aria-label="Fretboard: the notes sounding now"
+        aria-label={
+          choice
+            ? 'Fretboard: the selected note and the other places of its pitch'
+            : 'Fretboard: the notes sounding now'
+        }
         data-testid="fretboard"
+        data-current={choice ? places([choice.current]) : undefined}
+        data-choices={choice ? places(choice.others) : undefined}
+        style={choice && choice.others.length > 0 ? { cursor: 'pointer' } : undefined}
+        onClick={pick}
       />
     </div>
   );

@@ -2,7 +2,7 @@ import type { ChordEvent, Tuning } from '@riffscribe/core';
 import { useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
-import type { PlaybackBus } from '../playback/playbackBus';
+import { perfLog, type PlaybackBus } from '../playback/playbackBus';
 import { staffStringNames } from '../fretboard/labels';
 import { stringY, timelineLayout, type TimelineLayout } from '../timeline/layout';
 import { TimelineRenderer, type DrawnText, type TimelineOverlay } from '../timeline/renderer';
@@ -63,6 +63,12 @@ export function TimelineCanvas(props: {
   const dark = useColorScheme();
   const [renderer, setRenderer] = useState<TimelineRenderer | null>(null);
   const drag = useRef<number | null>(null);
+  /**
+   * The view's scroll at the first click of a click sequence. That click seeks and the view
+   * follows the playhead before the second click of a double-click comes: the second click and
+   * the double-click are placed as the first one was, so they land where the user aimed.
+   */
+  const firstClickScroll = useRef<number | null>(null);
   const editDrag = useRef(false);
   const overlay = editing?.overlay ?? null;
   const live = useRef({ zoom, loop, onSeek, onZoom, overlay });
@@ -99,6 +105,7 @@ export function TimelineCanvas(props: {
         live.current.loop,
         live.current.overlay,
       );
+      perfLog()?.draws?.push({ at: performance.now(), index, overlay: live.current.overlay });
     };
     draw();
     const off = bus.onFrame(draw);
@@ -158,6 +165,13 @@ export function TimelineCanvas(props: {
           }
           seekAt(e.clientX, drag.current);
         }}
+        onMouseDown={(e) => {
+          // After onPointerDown; only mouse events count clicks (detail 2 is a double-click's).
+          if (e.detail <= 1) firstClickScroll.current = drag.current;
+          else if (drag.current !== null && firstClickScroll.current !== null) {
+            drag.current = firstClickScroll.current;
+          }
+        }}
         onPointerMove={(e) => {
           if (drag.current === null) return;
           if (editDrag.current) editing?.pointerMove(pointAt(e, drag.current));
@@ -178,7 +192,9 @@ export function TimelineCanvas(props: {
         }}
         onDoubleClick={(e) => {
           if (!editing || !size) return;
-          editing.doubleClick(pointAt(e, followScroll(bus.time, zoom, size.width)));
+          editing.doubleClick(
+            pointAt(e, firstClickScroll.current ?? followScroll(bus.time, zoom, size.width)),
+          );
         }}
       />
       {layout && (
