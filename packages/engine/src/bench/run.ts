@@ -219,8 +219,10 @@ async function main() {
       console.log(
         `\n10-minute peak RSS / 30 s peak RSS: ${(long.peakRssMb / short.peakRssMb).toFixed(2)}`,
       );
+    const [lastMinute = 0] = loadavg();
+    const busy = lastMinute > availableParallelism();
     console.log(
-      `load average at the end: ${load()} (well above the number of CPUs: other work shared them)`,
+      `load average at the end: ${load()}${busy ? ' (above the number of CPUs: other work shared them)' : ''}`,
     );
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
