@@ -84,7 +84,13 @@ export function EditBar(props: {
     <div className="lp-editbar" role="region" aria-label="Editing" data-testid="edit-bar">
       <div className="lp-editbar-row">
         <span className="lp-edit-mode">Editing</span>
-        <span className="lp-edit-summary" data-testid="edit-summary">
+        <span
+          className="lp-edit-summary"
+          data-testid="edit-summary"
+          data-selected={
+            one ? `${one.time.toFixed(3)}:${String(one.string)}:${String(one.fret)}` : undefined
+          }
+        >
           {summary}
         </span>
         {notes.length > 0 && (

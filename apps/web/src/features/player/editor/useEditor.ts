@@ -46,7 +46,7 @@ import {
 } from './editCommands';
 import type { EditKey } from './editorKeys';
 import { hitTest, notesInRect } from './hitTest';
-import { doubtfulCount, fretChoice, nextDoubtful } from '../review/reviewQueue';
+import { doubtfulCount, fretChoice, nextDoubtful, reviewLoop } from '../review/reviewQueue';
 
 export interface Selection {
   notes: readonly number[];
@@ -89,6 +89,18 @@ export function useEditor(input: {
   const [refingering, setRefingering] = useState(false);
   const clipboard = useRef<NoteEvent[]>([]);
   const pending = useRef<PendingFret | null>(null);
+  /**
+   * The note the last D went to, and its loop: when that note is gone from the selection (deleted,
+   * or the selection cleared) while the playhead is still in its loop, the next D goes on from it
+   * instead of from the loop's start, so the notes already passed are not offered again.
+   */
+  const reviewed = useRef<{
+    time: number;
+    string: number;
+    index: number;
+    start: number;
+    end: number;
+  } | null>(null);
   const drag = useRef<Drag | null>(null);
   const curveBase = useRef<History | null>(null);
   const live = useRef({ history, index });
@@ -208,9 +220,26 @@ export function useEditor(input: {
         if (valid.chord !== null) setNaming({ mode: 'rename', index: valid.chord });
         return;
       case 'review': {
-        const i = nextDoubtful(d.notes, valid.notes[0] ?? null, now(), key.direction);
+        const last = reviewed.current;
+        const t = now();
+        // A seek lands on a video frame, a little before or after the loop's start.
+        const resume = last !== null && t >= last.start - 0.1 && t <= last.end + 0.1;
+        let from: number | null = valid.notes[0] ?? null;
+        if (from === null && resume) {
+          const same = d.notes.findIndex((n) => n.time === last.time && n.string === last.string);
+          // The reviewed note was deleted: the notes after it moved down one place, so going on
+          // from the place before its old index reaches them, same-time neighbours included.
+          from = same >= 0 ? same : last.index - (key.direction === 1 ? 1 : 0);
+        }
+        const i = nextDoubtful(d.notes, from, t, key.direction);
         const note = i === null ? undefined : d.notes[i];
         if (i === null || !note) return;
+        reviewed.current = {
+          time: note.time,
+          string: note.string,
+          index: i,
+          ...reviewLoop(note, duration),
+        };
         pending.current = null;
         setSelection({ notes: [i], chord: null });
         input.onReview?.(note);
