@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Role } from '@riffscribe/core';
 import { buildApp, type App } from '../../src/app.js';
+import { SessionsRepository } from '../../src/auth/sessions.repository.js';
 import { accessTokenKey, issueAccessToken } from '../../src/auth/tokens.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
@@ -95,9 +96,16 @@ export async function startTestServer(
   await app.listen({ host: '127.0.0.1', port });
   const services = createServices(ctx);
   const key = accessTokenKey(config.secret);
+  const sessionsTable = new SessionsRepository(testDb.database.db);
 
   const tokenFor = async (user: Omit<TestUser, 'token' | 'sid'>) => {
     const sid = randomUUID();
+    // A live session behind the token, as signing in makes (the API refuses tokens without one).
+    await sessionsTable.insert({
+      id: sid,
+      userId: user.uid,
+      expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
+    });
     const token = await issueAccessToken(key, config.publicUrl, { ...user, sid });
     return { ...user, sid, token };
   };

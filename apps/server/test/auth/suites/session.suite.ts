@@ -146,6 +146,23 @@ export function sessionSuite(use: () => AuthTestServer): void {
         await expect401(await renewToken(server, replay));
       });
 
+      it('refuses the session’s bearer tokens at once, not when they expire', async () => {
+        const leaving = await signIn(server, { email: 'token-out@example.test', name: 'Token Out' });
+        expect((await me(server, leaving.token.accessToken)).status).toBe(200);
+        const res = await leaving.jar.fetch(`${server.url}/api/auth/logout`, {
+          method: 'POST',
+          headers: CSRF_HEADERS,
+        });
+        expect(res.status).toBe(204);
+        const after = await me(server, leaving.token.accessToken);
+        expect(after.status).toBe(401);
+        expect(((await after.json()) as { error: string }).error).toBe(
+          'Your session has ended. Please sign in again.',
+        );
+        // Another session of another user is untouched.
+        expect((await me(server, player.token.accessToken)).status).toBe(200);
+      });
+
       it('answers 204 when not signed in', async () => {
         const res = await new CookieJar().fetch(`${server.url}/api/auth/logout`, {
           method: 'POST',
