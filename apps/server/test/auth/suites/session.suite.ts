@@ -147,7 +147,10 @@ export function sessionSuite(use: () => AuthTestServer): void {
       });
 
       it('refuses the session’s bearer tokens at once, not when they expire', async () => {
-        const leaving = await signIn(server, { email: 'token-out@example.test', name: 'Token Out' });
+        const leaving = await signIn(server, {
+          email: 'token-out@example.test',
+          name: 'Token Out',
+        });
         expect((await me(server, leaving.token.accessToken)).status).toBe(200);
         const res = await leaving.jar.fetch(`${server.url}/api/auth/logout`, {
           method: 'POST',
