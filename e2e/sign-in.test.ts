@@ -52,6 +52,24 @@ describe('sign-in in Chromium on embedded defaults', () => {
     await page.getByRole('heading', { name: 'Sign in to continue' }).waitFor();
   });
 
+  it('signs in from another address than PUBLIC_URL (127.0.0.1 for localhost)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const other = app.url.replace('localhost', '127.0.0.1');
+    await page.goto(other);
+    await page.getByRole('link', { name: 'Continue with sign-in' }).click();
+    await page.getByRole('heading', { name: /development sign-in/i }).waitFor();
+    await page.getByLabel(/e-mail/i).fill('elsewhere@example.test');
+    await page.getByLabel(/name/i).fill('Else Where');
+    await Promise.all([
+      page.waitForURL((u) => u.origin === app.url && !u.pathname.startsWith('/oidc')),
+      page.getByRole('button', { name: /sign in/i }).click(),
+    ]);
+    // Signed in, at the public URL, with no "Sign-in failed" page on the way.
+    await page.getByText('@elsewhere', { exact: true }).waitFor();
+    expect(await page.getByText(/Sign-in failed/).count()).toBe(0);
+    await page.close();
+  });
+
   it('rejects a bad e-mail on the development sign-in page', async () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}/api/auth/login?returnTo=/`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig, publicUrlNote } from './config.js';
 
 // A given secret keeps loadConfig from writing one into a data directory.
 const base = { RIFFSCRIBE_SECRET: 'x'.repeat(32), DATA_DIR: '/nonexistent/riffscribe-test' };
@@ -27,5 +27,19 @@ describe('loadConfig, worker mode', () => {
   it('checks DATABASE_SCHEMA against the one schema-name pattern', () => {
     expect(loadConfig({ ...base, DATABASE_SCHEMA: 'tenant_1' }).databaseSchema).toBe('tenant_1');
     expect(() => loadConfig({ ...base, DATABASE_SCHEMA: 'Bad-Name' })).toThrow(/DATABASE_SCHEMA/);
+  });
+});
+
+describe('publicUrlNote: browsers at another address than PUBLIC_URL', () => {
+  it('says nothing on loopback, or when PUBLIC_URL names a real host', () => {
+    expect(publicUrlNote('127.0.0.1', 'http://localhost:3000')).toBeNull();
+    expect(publicUrlNote('0.0.0.0', 'http://192.168.1.20:3000')).toBeNull();
+    expect(publicUrlNote('0.0.0.0', 'https://riffscribe.example')).toBeNull();
+  });
+
+  it('warns when listening on every address with PUBLIC_URL at localhost', () => {
+    const note = publicUrlNote('0.0.0.0', 'http://localhost:3000');
+    expect(note).toContain('Set PUBLIC_URL to the address others open');
+    expect(publicUrlNote('::', 'http://[::1]:3000')).toContain('PUBLIC_URL is http://[::1]:3000');
   });
 });

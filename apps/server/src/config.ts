@@ -207,3 +207,19 @@ function schemaName(value: string | undefined): string | null {
 function fail(message: string): never {
   throw new Error(message);
 }
+
+/**
+ * What to tell an operator whose browsers will reach the server at another address than
+ * PUBLIC_URL: sign-in always ends at PUBLIC_URL (the identity provider's redirect), so a
+ * browser on another machine sent to `localhost` would land on itself.
+ */
+export function publicUrlNote(host: string, publicUrl: string): string | null {
+  const loopback = ['127.0.0.1', 'localhost', '::1'];
+  const publicHost = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');
+  if (loopback.includes(host) || !loopback.includes(publicHost)) return null;
+  return (
+    `Listening on ${host}, but PUBLIC_URL is ${publicUrl}: sign-in sends every browser there, ` +
+    'and a browser on another machine would not find it. Set PUBLIC_URL to the address others ' +
+    'open (for example http://192.168.1.20:3000).'
+  );
+}

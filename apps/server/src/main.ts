@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, publicUrlNote } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
 import { JobRunner } from './jobs/job-runner.js';
@@ -69,6 +69,8 @@ async function main(): Promise<void> {
     },
     `Riffscribe is running at ${config.publicUrl}`,
   );
+  const note = publicUrlNote(config.host, config.publicUrl);
+  if (note) app.log.warn(note);
 }
 
 main().catch((error: unknown) => {

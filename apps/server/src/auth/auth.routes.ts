@@ -69,8 +69,19 @@ export async function registerAuthRoutes(
     issuer: rp.issuer,
   }));
 
+  const publicHost = new URL(config.publicUrl).host;
   app.get('/api/auth/login', async (request, reply) => {
     const returnTo = safeReturnTo(queryValue(request, 'returnTo'));
+    // The identity provider sends the browser back to the public URL, where the transaction
+    // cookie must be: a sign-in started at another address (http://127.0.0.1:3000 for
+    // http://localhost:3000, a LAN address) first moves to the public URL, once (`moved` stops a
+    // loop behind a proxy that rewrites Host), and ends there signed in.
+    if (request.host !== publicHost && queryValue(request, 'moved') === undefined) {
+      const there = new URL('/api/auth/login', config.publicUrl);
+      there.searchParams.set('returnTo', returnTo);
+      there.searchParams.set('moved', '1');
+      return reply.header('cache-control', 'no-store').redirect(there.href, 302);
+    }
     let started: Awaited<ReturnType<RelyingParty['begin']>>;
     try {
       started = await rp.begin(returnTo);

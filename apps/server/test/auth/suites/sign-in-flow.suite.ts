@@ -1,4 +1,5 @@
 import type { MeResponse } from '@riffscribe/core';
+import { request } from 'node:http';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthTestServer } from '../support/auth-test-server.js';
@@ -200,6 +201,42 @@ export function signInFlowSuite(use: () => AuthTestServer): void {
         const stranger = await fetch(pageUrl);
         expect(stranger.status).toBe(400);
         expect(await stranger.text()).toContain('expired or is not valid');
+      });
+
+      it('moves a sign-in started at another address to the public URL first, once', async () => {
+        // The same server reached as localhost while PUBLIC_URL says 127.0.0.1 (as a browser at
+        // http://127.0.0.1:3000 would for PUBLIC_URL http://localhost:3000).
+        const port = new URL(server.url).port;
+        const get = (path: string) =>
+          new Promise<{ status: number; location?: string; cookies: string[] }>(
+            (resolve, reject) => {
+              const req = request(
+                { host: '127.0.0.1', port, path, headers: { host: `localhost:${port}` } },
+                (res) => {
+                  res.resume();
+                  resolve({
+                    status: res.statusCode ?? 0,
+                    ...(res.headers.location ? { location: res.headers.location } : {}),
+                    cookies: res.headers['set-cookie'] ?? [],
+                  });
+                },
+              );
+              req.on('error', reject);
+              req.end();
+            },
+          );
+        const first = await get('/api/auth/login?returnTo=%2Fmy-videos');
+        expect(first.status).toBe(302);
+        expect(first.location).toBe(`${server.url}/api/auth/login?returnTo=%2Fmy-videos&moved=1`);
+        // No transaction cookie on the wrong host: it would never come back with the callback.
+        expect(first.cookies).toEqual([]);
+        // Once moved, the flow goes on wherever it is (no loop behind a proxy that rewrites Host).
+        const again = await get('/api/auth/login?returnTo=%2Fmy-videos&moved=1');
+        expect(again.status).toBe(302);
+        expect(again.location).toContain('/oidc/auth');
+        // At the public URL itself the flow starts at once, and signing in works.
+        const jar = new CookieJar();
+        expect(new URL(await startLogin(server, jar, '/my-videos')).pathname).toBe('/oidc/auth');
       });
 
       it('tells the web app which provider it uses', async () => {
