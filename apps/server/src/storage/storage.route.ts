@@ -195,10 +195,14 @@ export async function registerLocalStorageRoutes(
         return reply.status(error.status).send({ error: error.message });
       throw error;
     });
-    scope.put(LOCAL_OBJECT_PATH, (request, reply) => handlePut(store, request, reply));
+    // Signed links carry their own authority: no sign-in.
+    scope.put(LOCAL_OBJECT_PATH, { config: { anonymous: true } }, (request, reply) =>
+      handlePut(store, request, reply),
+    );
     scope.route({
       method: ['GET', 'HEAD'],
       url: LOCAL_OBJECT_PATH,
+      config: { anonymous: true },
       handler: (request, reply) => handleGet(store, request, reply),
     });
     done();
