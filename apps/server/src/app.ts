@@ -19,7 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { AppError } from './errors.js';
 import type { AppContext } from './context.js';
-import { registerAuthentication } from './auth/authenticate.js';
+import { registerAuthentication, requiresSignIn } from './auth/authenticate.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -28,6 +28,8 @@ export type App = FastifyInstance;
 export interface RouteEntry {
   method: string;
   url: string;
+  /** Sign-in is required, and checked before the body is read (auth/authenticate.ts). */
+  signedIn: boolean;
 }
 
 declare module 'fastify' {
@@ -77,7 +79,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+      if (method !== 'HEAD') {
+        routeTable.push({ method, url: route.url, signedIn: requiresSignIn(route) });
+      }
     }
   });
   app.setValidatorCompiler(validatorCompiler);

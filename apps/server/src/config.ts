@@ -62,6 +62,8 @@ export interface Config {
   signupCredits: { creator: number; view: number };
   supportEmail: string;
   rateLimitPerMinute: number;
+  /** Uploads (storage PUTs through the local driver's signed links) per user per minute. */
+  uploadsPerMinute: number;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   trustProxy: boolean;
   /** Origins the browser talks to for storage (S3 endpoint); the local driver is same-origin. */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     supportEmail: env.SUPPORT_EMAIL ?? 'support@riffscribe.local',
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300),
+    uploadsPerMinute: int(env, 'UPLOAD_RATE_LIMIT_PER_MINUTE', 10),
     trustProxy: (env.TRUST_PROXY ?? 'false') === 'true',
     storageOrigins: storage.driver === 's3' ? [s3Origin(storage)] : [],
     identityOrigins: issuer ? [new URL(issuer).origin] : [],

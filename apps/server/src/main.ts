@@ -6,8 +6,10 @@ import { openDatabase } from './db/database.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { Reaper } from './jobs/reaper.js';
 import { JobLeasesRepository } from './repositories/job-leases.repository.js';
+import { UploadsRepository } from './repositories/uploads.repository.js';
 import { JobQueue } from './queue/job-queue.js';
 import { createObjectStore } from './storage/create-store.js';
+import { UploadSweeper } from './storage/upload-sweeper.js';
 
 /** Starts the server with the configuration from the environment (see the README's table). */
 async function main(): Promise<void> {
@@ -41,12 +43,20 @@ async function main(): Promise<void> {
         log: app.log,
       });
 
+  // Upload files never submitted (or that nothing refers to) do not stay in storage.
+  const sweeper = new UploadSweeper({
+    uploads: new UploadsRepository(database.db),
+    store: ctx.store,
+    log: app.log,
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     reaper?.stop();
+    await sweeper.stop();
     await runner?.stop();
     await app.close();
     await queue.stop();
@@ -59,6 +69,7 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   runner?.start();
   reaper?.start();
+  sweeper.start();
   app.log.info(
     {
       url: config.publicUrl,

@@ -13,6 +13,8 @@ export class EngineError extends Error {
   constructor(
     readonly code: EngineErrorCode,
     message: string,
+    /** With `too_long`: the media's length in seconds, as measured (callers word their own message). */
+    readonly durationSeconds?: number,
   ) {
     super(message);
     this.name = 'EngineError';

@@ -43,7 +43,11 @@ export interface Transcription {
 }
 
 export interface TranscribeOptions {
-  /** Refuse media longer than this many seconds (ffprobe's duration), before decoding. */
+  /**
+   * Refuse media longer than this many seconds: by ffprobe's duration before decoding, and by
+   * the audio itself while decoding (a header can claim less than the file holds), with
+   * EngineError too_long.
+   */
   maxDurationSeconds?: number;
   /**
    * What a probe of this same file already found (the worker probes before it transcribes): the

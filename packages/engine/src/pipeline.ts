@@ -211,6 +211,10 @@ export async function transcribe(
       {
         ...(signal ? { signal } : {}),
         ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
+        // The header's duration is only a claim: the limit holds on the audio itself.
+        ...(options.maxDurationSeconds === undefined
+          ? {}
+          : { refuseOverSeconds: options.maxDurationSeconds }),
         // The decoder waits for the model: allow for both, at a generous real-time factor.
         timeoutMs: DECODE_TIMEOUT_MS + info.durationSeconds * 1000,
       },

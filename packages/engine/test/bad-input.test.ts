@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFfmpeg } from '../src/adapters/binaries.js';
+import { probeMedia, streamAudio } from '../src/adapters/media.js';
 import { EngineError } from '../src/errors.js';
+import { SAMPLE_RATE } from '../src/units.js';
 import { transcribe } from '../src/pipeline.js';
 
 /**
@@ -114,6 +116,17 @@ beforeAll(() => {
     'aac',
     p('whole.mp4'),
   ]);
+  // 90 s of sound in a Matroska file whose header claims 25 s: the Duration element (EBML id
+  // 0x4489, a float in milliseconds) rewritten, as someone dodging a length check would.
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'sine=frequency=196:duration=90'],
+    ...['-c:a', 'aac', '-f', 'matroska', p('long.mka')],
+  ]);
+  const mka = readFileSync(files['long.mka']!);
+  const at = mka.indexOf(Buffer.from([0x44, 0x89]));
+  if (at < 0 || mka[at + 2] !== 0x88) throw new Error('no 8-byte Duration in the Matroska header');
+  mka.writeDoubleBE(25_000, at + 3);
+  writeFileSync(p('claims-25s.mka'), mka);
   writeFileSync(p('truncated.mp4'), readFileSync(files['whole.mp4']!));
   truncateSync(files['truncated.mp4']!, Math.floor(statSync(files['whole.mp4']!).size / 3));
 });
@@ -139,6 +152,34 @@ describe('bad input through the engine API', () => {
       maxDurationSeconds: 2,
     }).catch((e: unknown) => e);
     expect((error as EngineError).code).toBe('too_long');
+  });
+
+  it('refuses media whose header claims less than the limit while its sound goes on', async () => {
+    const file = files['claims-25s.mka']!;
+    expect((await probeMedia(file)).durationSeconds).toBeCloseTo(25, 0);
+    const error = await transcribe(file, config, undefined, {
+      maxDurationSeconds: 31,
+      probed: { durationSeconds: 25 },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe('too_long');
+    // The message and the measured length tell the real length, not the header's claim.
+    expect((error as EngineError).durationSeconds).toBeCloseTo(90, 0);
+    expect((error as EngineError).message).toMatch(/1 min 30 s long; the limit is 31 seconds/);
+  });
+
+  it('stops decoding just past the limit instead of decoding the whole file', async () => {
+    let delivered = 0;
+    const error = await streamAudio(
+      files['claims-25s.mka']!,
+      (piece) => {
+        delivered += piece.length;
+      },
+      { refuseOverSeconds: 31 },
+    ).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('too_long');
+    expect(delivered / SAMPLE_RATE).toBeLessThanOrEqual(31.5);
+    expect(delivered / SAMPLE_RATE).toBeGreaterThan(25);
   });
 
   it('transcribes an audio-only file', async () => {

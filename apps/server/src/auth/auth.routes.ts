@@ -64,13 +64,13 @@ export async function registerAuthRoutes(
   const txCookie = transactionCookieOptions(config.publicUrl);
   const sessionCookie = sessionCookieOptions(config.publicUrl);
 
-  app.get('/api/auth/config', (): AuthConfigResponse => ({
+  app.get('/api/auth/config', { config: { anonymous: true } }, (): AuthConfigResponse => ({
     devProvider: rp.devProvider,
     issuer: rp.issuer,
   }));
 
   const publicHost = new URL(config.publicUrl).host;
-  app.get('/api/auth/login', async (request, reply) => {
+  app.get('/api/auth/login', { config: { anonymous: true } }, async (request, reply) => {
     const returnTo = safeReturnTo(queryValue(request, 'returnTo'));
     // The identity provider sends the browser back to the public URL, where the transaction
     // cookie must be: a sign-in started at another address (http://127.0.0.1:3000 for
@@ -100,58 +100,66 @@ export async function registerAuthRoutes(
     return reply.header('cache-control', 'no-store').redirect(started.url.href, 302);
   });
 
-  app.get(CALLBACK_PATH, { logSerializers: { req: withoutQuery } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const sealed = request.cookies[TRANSACTION_COOKIE];
-    // One attempt per transaction, whatever happens next.
-    if (sealed !== undefined) reply.clearCookie(TRANSACTION_COOKIE, clearing(txCookie));
-    const refuse = (status: number, message: string, reason: string, returnTo = '/') => {
-      // A refused sign-in is the browser's business (info); a 5xx is ours to look at (warn).
-      if (status >= 500) request.log.warn({ reason }, 'sign-in failed');
-      else request.log.info({ reason }, 'sign-in refused');
-      return sendPage(reply, status, signInErrorPage(message, loginLink(returnTo)));
-    };
+  app.get(
+    CALLBACK_PATH,
+    { logSerializers: { req: withoutQuery }, config: { anonymous: true } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const sealed = request.cookies[TRANSACTION_COOKIE];
+      // One attempt per transaction, whatever happens next.
+      if (sealed !== undefined) reply.clearCookie(TRANSACTION_COOKIE, clearing(txCookie));
+      const refuse = (status: number, message: string, reason: string, returnTo = '/') => {
+        // A refused sign-in is the browser's business (info); a 5xx is ours to look at (warn).
+        if (status >= 500) request.log.warn({ reason }, 'sign-in failed');
+        else request.log.info({ reason }, 'sign-in refused');
+        return sendPage(reply, status, signInErrorPage(message, loginLink(returnTo)));
+      };
 
-    const transaction = sealed === undefined ? null : await openTransaction(txKey, sealed);
-    if (!transaction) return refuse(400, NO_TRANSACTION, 'missing or invalid transaction cookie');
+      const transaction = sealed === undefined ? null : await openTransaction(txKey, sealed);
+      if (!transaction) return refuse(400, NO_TRANSACTION, 'missing or invalid transaction cookie');
 
-    // Rebuilt from the public URL: only the query comes from the request.
-    const callbackUrl = new URL(CALLBACK_PATH, config.publicUrl);
-    callbackUrl.search = new URL(request.url, config.publicUrl).search;
-    let identity;
-    try {
-      identity = await rp.complete(callbackUrl, transaction);
-    } catch (error) {
-      if (!(error instanceof SignInRejected)) throw error;
-      return refuse(error.status, error.message, error.reason, transaction.returnTo);
-    }
+      // Rebuilt from the public URL: only the query comes from the request.
+      const callbackUrl = new URL(CALLBACK_PATH, config.publicUrl);
+      callbackUrl.search = new URL(request.url, config.publicUrl).search;
+      let identity;
+      try {
+        identity = await rp.complete(callbackUrl, transaction);
+      } catch (error) {
+        if (!(error instanceof SignInRejected)) throw error;
+        return refuse(error.status, error.message, error.reason, transaction.returnTo);
+      }
 
-    let user;
-    try {
-      user = await services.accounts.signIn(identity);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      return refuse(error.status, error.message, error.code, transaction.returnTo);
-    }
+      let user;
+      try {
+        user = await services.accounts.signIn(identity);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500) throw error;
+        return refuse(error.status, error.message, error.code, transaction.returnTo);
+      }
 
-    // A new sign-in in this browser replaces the previous session.
-    await sessions.end(request.cookies[SESSION_COOKIE]);
-    const { secret } = await sessions.start(user.uid);
-    reply.setCookie(SESSION_COOKIE, secret, sessionCookie);
-    return reply.redirect(transaction.returnTo, 302);
-  });
+      // A new sign-in in this browser replaces the previous session.
+      await sessions.end(request.cookies[SESSION_COOKIE]);
+      const { secret } = await sessions.start(user.uid);
+      reply.setCookie(SESSION_COOKIE, secret, sessionCookie);
+      return reply.redirect(transaction.returnTo, 302);
+    },
+  );
 
-  app.post('/api/auth/token', async (request, reply): Promise<AuthTokenResponse> => {
-    requireCsrfHeader(request);
-    reply.header('cache-control', 'no-store');
-    const cookie = request.cookies[SESSION_COOKIE];
-    const answer = await sessions.renew(cookie);
-    if (answer) return answer;
-    if (cookie !== undefined) reply.clearCookie(SESSION_COOKIE, clearing(sessionCookie));
-    throw unauthorized();
-  });
+  app.post(
+    '/api/auth/token',
+    { config: { anonymous: true } },
+    async (request, reply): Promise<AuthTokenResponse> => {
+      requireCsrfHeader(request);
+      reply.header('cache-control', 'no-store');
+      const cookie = request.cookies[SESSION_COOKIE];
+      const answer = await sessions.renew(cookie);
+      if (answer) return answer;
+      if (cookie !== undefined) reply.clearCookie(SESSION_COOKIE, clearing(sessionCookie));
+      throw unauthorized();
+    },
+  );
 
-  app.post('/api/auth/logout', async (request, reply) => {
+  app.post('/api/auth/logout', { config: { anonymous: true } }, async (request, reply) => {
     requireCsrfHeader(request);
     const cookie = request.cookies[SESSION_COOKIE];
     await sessions.end(cookie);

@@ -1,8 +1,50 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteOptions,
+} from 'fastify';
 import type { AuthUser, AppContext } from '../context.js';
 import { unauthorized } from '../errors.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { accessTokenKey, verifyAccessToken } from './tokens.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers callers who are not signed in (health, sign-in itself, signed storage
+     * links, Explore). Every other /api route requires sign-in before its body is read.
+     */
+    anonymous?: boolean;
+  }
+}
+
+/**
+ * Body limit of routes open to anonymous callers that set none of their own (bytes): sign-in
+ * and the public reads take no body worth the name, so nobody can make the server parse
+ * megabytes without an account.
+ */
+export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
+
+/** Whether a route requires sign-in: every /api route but those marked `anonymous`. */
+export function requiresSignIn(route: Pick<RouteOptions, 'url' | 'config'>): boolean {
+  const config = route.config as { anonymous?: boolean } | undefined;
+  return route.url.startsWith('/api/') && config?.anonymous !== true;
+}
+
+/**
+ * Sign-in checked before the body is read (a route onRequest hook, after the bearer token has
+ * been read): an anonymous caller gets 401 without a body being parsed or validated for it.
+ */
+function signedIn(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+  try {
+    requireUser(request);
+    done();
+  } catch (error) {
+    done(error as Error);
+  }
+}
 
 /**
  * Reads `Authorization: Bearer <token>` on every request into `request.user`. No header means an
@@ -26,6 +68,20 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
       throw unauthorized('Your session has ended. Please sign in again.');
     }
     request.user = user;
+  });
+  // Every route registered from now on: sign-in first where it is required, a small body limit
+  // where it is not.
+  app.addHook('onRoute', (route) => {
+    if (requiresSignIn(route)) {
+      const hooks: onRequestHookHandler[] = Array.isArray(route.onRequest)
+        ? [...(route.onRequest as onRequestHookHandler[])]
+        : route.onRequest
+          ? [route.onRequest]
+          : [];
+      if (!hooks.includes(signedIn)) route.onRequest = [signedIn, ...hooks];
+    } else if (route.url.startsWith('/api/')) {
+      route.bodyLimit ??= ANONYMOUS_BODY_LIMIT;
+    }
   });
 }
 

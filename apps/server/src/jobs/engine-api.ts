@@ -56,6 +56,8 @@ const ENGINE_CODES: Record<EngineErrorCode, true> = {
 export interface EngineFailure {
   code: EngineErrorCode;
   message: string;
+  /** With `too_long`: the media's measured length in seconds. */
+  durationSeconds?: number;
 }
 
 /** The code and message of an EngineError (by shape: it may come from another module copy). */
@@ -63,7 +65,10 @@ export function asEngineFailure(error: unknown): EngineFailure | null {
   if (!(error instanceof Error) || !('code' in error)) return null;
   const code = error.code;
   if (typeof code !== 'string' || !Object.hasOwn(ENGINE_CODES, code)) return null;
-  return { code: code as EngineErrorCode, message: error.message };
+  const failure: EngineFailure = { code: code as EngineErrorCode, message: error.message };
+  const duration = 'durationSeconds' in error ? error.durationSeconds : undefined;
+  if (typeof duration === 'number' && Number.isFinite(duration)) failure.durationSeconds = duration;
+  return failure;
 }
 
 let loaded: Promise<EngineApi> | null = null;

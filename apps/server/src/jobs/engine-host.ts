@@ -37,6 +37,8 @@ export class RemoteEngineError extends Error {
     readonly code: string,
     message: string,
     name = 'EngineError',
+    /** With `too_long`: the media's measured length in seconds. */
+    readonly durationSeconds?: number,
   ) {
     super(message);
     this.name = name;
@@ -206,7 +208,7 @@ export class EngineHost {
       const f = response.failure;
       throw f.code === 'internal'
         ? new RemoteEngineError('internal', f.message, f.name)
-        : new RemoteEngineError(f.code, f.message);
+        : new RemoteEngineError(f.code, f.message, 'EngineError', f.durationSeconds);
     }
     if (response.type !== type) throw new Error(`Unexpected engine answer ${response.type}`);
     return response as Extract<EngineResponse, { type: T }>;

@@ -22,10 +22,11 @@ import type {
 import type { JobFile } from '../repositories/job-files.repository.js';
 import { jobObjectKey } from '../storage/keys.js';
 import type { ObjectStore } from '../storage/object-store.js';
+import { asEngineFailure } from './engine-api.js';
 import type { EngineHost } from './engine-host.js';
 import { PermanentJobError } from './failures.js';
 import { STAGE_MESSAGES, progressPlan, spanPercent } from './stages.js';
-import { checkMediaFacts } from './upload-verification.js';
+import { MediaRefusal, checkMediaFacts } from './upload-verification.js';
 import { canCopyForBrowser, makeThumbnail, transcodeForBrowser } from './video.js';
 
 /** Output files of a job and where they are stored. Keys are fixed per job, so a rerun overwrites. */
@@ -83,6 +84,19 @@ export interface HandlerDeps {
 
 function update(stage: JobStage, progress: number, message?: string): StageUpdate {
   return { stage, progress, message: message ?? STAGE_MESSAGES[stage] };
+}
+
+/**
+ * The engine's too_long (an ordinary user's file held more audio than its header claimed, found
+ * while decoding) as the spec's refusal; any other error as it is.
+ */
+function tooLongRefusal(error: unknown, limited: boolean): unknown {
+  const failure = asEngineFailure(error);
+  if (!limited || failure?.code !== 'too_long') return error;
+  const message = MESSAGES.videoTooLong(
+    Math.round(failure.durationSeconds ?? REJECT_VIDEO_OVER_SECONDS),
+  );
+  return new MediaRefusal(message, message);
 }
 
 /** The job's stored config, completed with the spec's defaults. */
@@ -195,9 +209,11 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
         },
       });
     } catch (error) {
+      // Whichever side failed first is the cause: the other one was only stopped because of it.
+      const videoFirst = 'error' in videoFailure;
       sideWork.abort();
       await Promise.allSettled([video, poster]);
-      throw 'error' in videoFailure ? videoFailure.error : error;
+      throw videoFirst ? videoFailure.error : tooLongRefusal(error, limited);
     }
     const duration =
       Number.isFinite(transcription.results.duration) && transcription.results.duration > 0

@@ -5,26 +5,16 @@ import {
   jobIdQuerySchema,
   refingerBodySchema,
 } from '@riffscribe/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireUser } from '../auth/authenticate.js';
 import type { Services } from '../services/index.js';
 
-/** A 10-minute lesson's notes with pitch curves fit comfortably in this. */
-const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
-
 /**
- * Sign-in checked before the body is read: an anonymous caller gets 401 without a large body
- * being parsed and validated for it.
+ * A 10-minute lesson's notes with pitch curves fit comfortably in this. Only signed-in callers
+ * get this far: sign-in is checked before the body is read (auth/authenticate.ts).
  */
-function signedIn(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-  try {
-    requireUser(request);
-    done();
-  } catch (error) {
-    done(error as Error);
-  }
-}
+const EDIT_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** notes/chords GET (original or edited), edit-notes/edit-chords POST and refinger POST. */
 export function registerEventRoutes(root: FastifyInstance, services: Services): void {
@@ -42,7 +32,6 @@ export function registerEventRoutes(root: FastifyInstance, services: Services): 
   app.post(
     '/api/edit-notes',
     {
-      onRequest: signedIn,
       schema: { querystring: jobIdQuerySchema, body: editNotesBodySchema },
       bodyLimit: EDIT_BODY_LIMIT,
     },
@@ -53,7 +42,6 @@ export function registerEventRoutes(root: FastifyInstance, services: Services): 
   app.post(
     '/api/edit-chords',
     {
-      onRequest: signedIn,
       schema: { querystring: jobIdQuerySchema, body: editChordsBodySchema },
       bodyLimit: EDIT_BODY_LIMIT,
     },
@@ -66,7 +54,6 @@ export function registerEventRoutes(root: FastifyInstance, services: Services): 
   app.post(
     '/api/refinger',
     {
-      onRequest: signedIn,
       schema: { querystring: jobIdQuerySchema, body: refingerBodySchema },
       bodyLimit: EDIT_BODY_LIMIT,
     },

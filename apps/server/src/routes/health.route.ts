@@ -8,30 +8,34 @@ function failure(error: unknown): string {
 
 /** GET /api/health: database, storage and queue readiness; 503 when any part is down. */
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/health', { config: { rateLimit: false } }, async (_request, reply) => {
-    const check = async (fn: (() => Promise<void>) | null, missing: string) => {
-      if (!fn) return { ok: false, error: missing };
-      try {
-        await fn();
-        return { ok: true };
-      } catch (error) {
-        return { ok: false, error: failure(error) };
-      }
-    };
-    const [database, storage, queue] = await Promise.all([
-      check(() => ctx.database.ping(), ''),
-      check(() => ctx.store.ping(), ''),
-      check(
-        ctx.queue ? () => ctx.queue?.health() ?? Promise.resolve() : null,
-        'The job queue is not running.',
-      ),
-    ]);
-    const body: HealthResponse = {
-      status: database.ok && storage.ok && queue.ok ? 'ok' : 'degraded',
-      database: { ...database, driver: ctx.database.driver },
-      storage: { ...storage, driver: ctx.store.driver },
-      queue,
-    };
-    return reply.status(body.status === 'ok' ? 200 : 503).send(body);
-  });
+  app.get(
+    '/api/health',
+    { config: { rateLimit: false, anonymous: true } },
+    async (_request, reply) => {
+      const check = async (fn: (() => Promise<void>) | null, missing: string) => {
+        if (!fn) return { ok: false, error: missing };
+        try {
+          await fn();
+          return { ok: true };
+        } catch (error) {
+          return { ok: false, error: failure(error) };
+        }
+      };
+      const [database, storage, queue] = await Promise.all([
+        check(() => ctx.database.ping(), ''),
+        check(() => ctx.store.ping(), ''),
+        check(
+          ctx.queue ? () => ctx.queue?.health() ?? Promise.resolve() : null,
+          'The job queue is not running.',
+        ),
+      ]);
+      const body: HealthResponse = {
+        status: database.ok && storage.ok && queue.ok ? 'ok' : 'degraded',
+        database: { ...database, driver: ctx.database.driver },
+        storage: { ...storage, driver: ctx.store.driver },
+        queue,
+      };
+      return reply.status(body.status === 'ok' ? 200 : 503).send(body);
+    },
+  );
 }

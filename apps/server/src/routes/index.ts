@@ -19,7 +19,7 @@ export async function registerRoutes(
 ): Promise<void> {
   registerHealthRoutes(app, ctx);
   await registerAuthRoutes(app, ctx, services);
-  await registerStorageRoutes(app, ctx.store);
+  await registerStorageRoutes(app, ctx.store, { uploadsPerMinute: ctx.config.uploadsPerMinute });
   registerMeRoutes(app, services);
   registerUploadRoutes(app, services);
   registerJobRoutes(app, services);

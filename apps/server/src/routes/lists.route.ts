@@ -17,7 +17,7 @@ export function registerListRoutes(root: FastifyInstance, services: Services): v
 
   app.get(
     '/api/explore',
-    { schema: { querystring: exploreQuerySchema } },
+    { schema: { querystring: exploreQuerySchema }, config: { anonymous: true } },
     async (request): Promise<Paged<ExploreItem>> =>
       services.jobs.explore(request.query.sort, request.query.page, request.query.pageSize),
   );

@@ -32,6 +32,10 @@ export class UploadService {
     this.jobs = new JobsRepository(ctx.database.db);
   }
 
+  /**
+   * A signed link for one upload, only for a caller who could submit it: a video type, within
+   * the role's size limit, with a creator credit to spend (402 with the spec's sentence).
+   */
   async signedUploadUrl(
     user: AuthUser,
     request: { fileName: string; fileType: string; fileSize?: number | undefined },
@@ -41,6 +45,10 @@ export class UploadService {
     if (limited && request.fileSize !== undefined && request.fileSize > MAX_UPLOAD_BYTES) {
       throw payloadTooLarge(MESSAGES.fileTooLarge(formatMegabytes(request.fileSize)));
     }
+    // Room in storage only for a file that could become a lesson: process-video would refuse
+    // it without a creator credit (it spends one), so the link is refused the same way.
+    const { creator } = await this.credits.balances(this.ctx.database.db, user.uid);
+    if (creator <= 0) throw paymentRequired(MESSAGES.outOfCredits('creator'));
     const key = newUploadKey(user.uid);
     const maxBytes = limited ? MAX_UPLOAD_BYTES : null;
     await this.uploads.insert({ key, ownerUid: user.uid, fileType: request.fileType, maxBytes });

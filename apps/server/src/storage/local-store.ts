@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import {
   mkdir,
   open,
+  readdir,
   readFile,
   rename,
   rm,
@@ -19,6 +20,7 @@ import { assertSafeKey } from './keys.js';
 import {
   ObjectNotFoundError,
   type DownloadOptions,
+  type ListedObject,
   type ObjectInfo,
   type ObjectStore,
   type SignedUpload,
@@ -300,6 +302,34 @@ export class LocalObjectStore implements ObjectStore {
         if (!isMissing(error)) throw error;
       }
     }
+  }
+
+  /** Every object under `prefix`, a folder of keys (`uploads/`), from the directory tree. */
+  async list(prefix: string): Promise<ListedObject[]> {
+    const objects = path.join(this.root, 'objects');
+    const folder = prefix.replace(/\/+$/, '');
+    if (folder !== '') assertSafeKey(folder);
+    const start = folder === '' ? objects : path.join(objects, ...folder.split('/'));
+    let entries;
+    try {
+      entries = await readdir(start, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const listed: ListedObject[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const key = path.relative(objects, file).split(path.sep).join('/');
+      try {
+        listed.push({ key, modifiedAt: (await stat(file)).mtime });
+      } catch (error) {
+        // Deleted since the directory was read.
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return listed;
   }
 
   /** Creates the directories and writes then removes a probe file. */

@@ -28,6 +28,13 @@ export interface DownloadOptions {
   contentType?: string;
 }
 
+/** An object found by `list`. */
+export interface ListedObject {
+  key: string;
+  /** When the object was last written. */
+  modifiedAt: Date;
+}
+
 export interface ObjectInfo {
   size: number;
   contentType: string | null;
@@ -49,6 +56,8 @@ export interface ObjectStore {
   get(key: string): Promise<Readable>;
   getBuffer(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
+  /** Every object whose key starts with `prefix` (a folder such as `uploads/`), in no order. */
+  list(prefix: string): Promise<ListedObject[]>;
   /** Throws when the store cannot be used (directory not writable, bucket unreachable). */
   ping(): Promise<void>;
 }

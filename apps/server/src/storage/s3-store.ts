@@ -3,6 +3,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -14,6 +15,7 @@ import { assertSafeKey } from './keys.js';
 import {
   ObjectNotFoundError,
   type DownloadOptions,
+  type ListedObject,
   type ObjectInfo,
   type ObjectStore,
   type SignedUpload,
@@ -174,6 +176,28 @@ export class S3ObjectStore implements ObjectStore {
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** ListObjectsV2 under `prefix`, page after page. */
+  async list(prefix: string): Promise<ListedObject[]> {
+    const listed: ListedObject[] = [];
+    let token: string | undefined;
+    do {
+      const out = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          ...(token === undefined ? {} : { ContinuationToken: token }),
+        }),
+      );
+      for (const object of out.Contents ?? []) {
+        if (object.Key !== undefined) {
+          listed.push({ key: object.Key, modifiedAt: object.LastModified ?? new Date(0) });
+        }
+      }
+      token = out.IsTruncated === true ? out.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return listed;
   }
 
   /** HeadBucket: throws when the bucket is missing, unreachable or not ours to use. */

@@ -174,6 +174,22 @@ async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply
   return reply.send(handle.createReadStream({ start, end }));
 }
 
+export interface StorageRouteOptions {
+  /**
+   * Uploads (PUTs) per user per minute, counted per owner of the link's upload key (per address
+   * for a link that does not verify); needs @fastify/rate-limit on the app. No limit when unset.
+   */
+  uploadsPerMinute?: number;
+}
+
+/** Whom an upload counts against: the user in the verified link's `uploads/<uid>/` key. */
+function uploaderKey(store: LocalObjectStore, request: FastifyRequest): string {
+  const verified = store.verifyLink(new URL(request.url, 'http://localhost').searchParams);
+  const owner =
+    verified.status === 'ok' ? /^uploads\/([^/]+)\//.exec(verified.grant.key)?.[1] : undefined;
+  return owner === undefined ? `address:${request.ip}` : `user:${owner}`;
+}
+
 /**
  * Serves the local driver's signed links at LOCAL_OBJECT_PATH (PUT, GET, HEAD), in an
  * encapsulated plugin: request bodies bypass the app's parsers and body limit and are streamed
@@ -182,7 +198,9 @@ async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply
 export async function registerLocalStorageRoutes(
   app: FastifyInstance,
   store: LocalObjectStore,
+  options: StorageRouteOptions = {},
 ): Promise<void> {
+  const { uploadsPerMinute } = options;
   await app.register((scope, _options, done) => {
     scope.removeAllContentTypeParsers();
     // Leave the body unread: the PUT handler streams request.raw itself.
@@ -193,12 +211,33 @@ export async function registerLocalStorageRoutes(
       if (request.method === 'PUT') discardRestOfBody(request);
       if (error instanceof AppError)
         return reply.status(error.status).send({ error: error.message });
+      // The upload rate limit (its error is the app's errorResponseBuilder object).
+      if (error.statusCode === 429) return reply.status(429).send({ error: error.message });
       throw error;
     });
-    scope.put(LOCAL_OBJECT_PATH, (request, reply) => handlePut(store, request, reply));
+    // Signed links carry their own authority: no sign-in.
+    scope.put(
+      LOCAL_OBJECT_PATH,
+      {
+        config: {
+          anonymous: true,
+          ...(uploadsPerMinute === undefined
+            ? {}
+            : {
+                rateLimit: {
+                  max: uploadsPerMinute,
+                  timeWindow: '1 minute',
+                  keyGenerator: (request: FastifyRequest) => uploaderKey(store, request),
+                },
+              }),
+        },
+      },
+      (request, reply) => handlePut(store, request, reply),
+    );
     scope.route({
       method: ['GET', 'HEAD'],
       url: LOCAL_OBJECT_PATH,
+      config: { anonymous: true },
       handler: (request, reply) => handleGet(store, request, reply),
     });
     done();
@@ -209,6 +248,7 @@ export async function registerLocalStorageRoutes(
 export async function registerStorageRoutes(
   app: FastifyInstance,
   store: ObjectStore,
+  options: StorageRouteOptions = {},
 ): Promise<void> {
-  if (store instanceof LocalObjectStore) await registerLocalStorageRoutes(app, store);
+  if (store instanceof LocalObjectStore) await registerLocalStorageRoutes(app, store, options);
 }

@@ -195,6 +195,19 @@ describe.each([
     await d.store.delete(key);
   });
 
+  it('lists the objects under a folder (the upload sweeper)', async () => {
+    const keys = [newUploadKey('lister'), newUploadKey('lister'), 'jobs/listed/notes.json'];
+    for (const key of keys) await d.store.put(key, Buffer.from('x'), 'application/json');
+    const listed = (await d.store.list('uploads/lister/')).map((o) => o.key).sort();
+    expect(listed).toEqual(keys.slice(0, 2).sort());
+    const uploads = await d.store.list('uploads/');
+    expect(uploads.map((o) => o.key)).toEqual(expect.arrayContaining(keys.slice(0, 2)));
+    expect(uploads.every((o) => o.key.startsWith('uploads/'))).toBe(true);
+    expect(uploads.every((o) => o.modifiedAt.getTime() > Date.now() - 600_000)).toBe(true);
+    expect(await d.store.list('uploads/nobody/')).toEqual([]);
+    for (const key of keys) await d.store.delete(key);
+  });
+
   it('reports missing objects', async () => {
     const key = 'jobs/none/results.json';
     expect(await d.store.head(key)).toBeNull();

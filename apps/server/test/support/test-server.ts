@@ -75,6 +75,7 @@ export async function startTestServer(
     SERVE_WEB: 'false',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    UPLOAD_RATE_LIMIT_PER_MINUTE: '1000000',
     RIFFSCRIBE_SECRET: randomBytes(32).toString('base64url'),
     ...options.env,
   });

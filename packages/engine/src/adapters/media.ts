@@ -231,20 +231,55 @@ export async function probeMedia(
 
 /** EngineError too_long when `duration` (seconds) is over `maxSeconds`, when one is given. */
 export function checkDuration(duration: number, maxSeconds: number | undefined): void {
-  if (maxSeconds !== undefined && duration > maxSeconds) {
-    throw new EngineError(
-      'too_long',
-      `The recording is ${formatDuration(duration)} long; the limit is ${formatDuration(maxSeconds)}. ` +
-        'Trim it and upload the part you want to learn.',
-    );
+  if (maxSeconds !== undefined && duration > maxSeconds) throw tooLong(duration, maxSeconds);
+}
+
+function tooLong(duration: number, maxSeconds: number): EngineError {
+  return new EngineError(
+    'too_long',
+    `The recording is ${formatDuration(duration)} long; the limit is ${formatDuration(maxSeconds)}. ` +
+      'Trim it and upload the part you want to learn.',
+    duration,
+  );
+}
+
+/**
+ * Decoded audio may run a little past the length a probe accepted (the last audio frame, encoder
+ * padding): `refuseOverSeconds` refuses only beyond its limit plus this.
+ */
+const DECODED_LENGTH_TOLERANCE_SECONDS = 0.5;
+
+/** How long measuring a refused file's real length may take before the decoded length is used. */
+const MEASURE_REFUSED_TIMEOUT_MS = 10_000;
+
+/**
+ * The too_long error for a file whose audio went on past the limit while it was decoded (its
+ * header claimed less): its real length, measured by demuxing (fast), so the message says how
+ * long the file is; when that fails, the audio decoded so far (a lower bound).
+ */
+async function decodedTooLong(
+  file: string,
+  decodedSeconds: number,
+  maxSeconds: number,
+): Promise<EngineError> {
+  let length = decodedSeconds;
+  try {
+    length = Math.max(length, await measureDuration(file, undefined, MEASURE_REFUSED_TIMEOUT_MS));
+  } catch {
+    // The decoded length is still true as far as it goes.
   }
+  return tooLong(length, maxSeconds);
 }
 
 /**
  * Duration by reading every audio packet's timestamp, for containers that do not state it (WebM
  * from a browser's MediaRecorder often does not). Demuxing only, so it is fast.
  */
-async function measureDuration(file: string, signal: AbortSignal | undefined): Promise<number> {
+async function measureDuration(
+  file: string,
+  signal: AbortSignal | undefined,
+  timeoutMs = DEFAULT_PROBE_TIMEOUT_MS * 3,
+): Promise<number> {
   let last = 0;
   let pending = '';
   const result = await runTool(
@@ -263,7 +298,7 @@ async function measureDuration(file: string, signal: AbortSignal | undefined): P
     ],
     {
       signal,
-      timeoutMs: DEFAULT_PROBE_TIMEOUT_MS * 3,
+      timeoutMs,
       activity: 'Measuring the length of the file',
       onStdout: (chunk) => {
         const lines = (pending + chunk.toString('utf8')).split('\n');
@@ -307,6 +342,13 @@ export interface DecodeOptions {
   /** Decode at most this many seconds from the start. */
   maxSeconds?: number;
   /**
+   * Refuse the file (EngineError too_long) as soon as more than this many seconds of audio (plus
+   * DECODED_LENGTH_TOLERANCE_SECONDS) have been decoded, whatever its header says: ffmpeg is
+   * stopped there, and nothing past the limit is handed to `onSamples`. A container's duration is
+   * only a claim; this holds on what is decoded.
+   */
+  refuseOverSeconds?: number;
+  /**
    * Cut what ffmpeg gives into pieces that end on multiples of this many samples (from the start
    * of the clip) before handing them on: tests put a piece boundary exactly where they want it.
    */
@@ -323,7 +365,7 @@ export interface DecodeOptions {
  * @returns the number of samples delivered.
  * @throws EngineError empty_file, unreadable_media (also a truncated file: ffmpeg reports damage
  *   and much less audio than the container declares, checked once the stream ends),
- *   no_audio_stream, timeout, cancelled.
+ *   no_audio_stream, too_long (more audio than `refuseOverSeconds`), timeout, cancelled.
  */
 export async function streamAudio(
   file: string,
@@ -333,6 +375,12 @@ export async function streamAudio(
   await checkFile(file);
   const maxSeconds = Math.min(opts.maxSeconds ?? HARD_MAX_SECONDS, HARD_MAX_SECONDS);
   const maxSamples = Math.ceil(maxSeconds * SAMPLE_RATE);
+  const refuseOver =
+    opts.refuseOverSeconds === undefined
+      ? Number.POSITIVE_INFINITY
+      : Math.floor((opts.refuseOverSeconds + DECODED_LENGTH_TOLERANCE_SECONDS) * SAMPLE_RATE);
+  /** Set in the reader callback (an object: the compiler does not follow callbacks). */
+  const limit = { passed: false };
   let samples = 0;
   /** A sample split between two pipe reads (1 to 3 bytes). */
   let carry = Buffer.alloc(0);
@@ -367,6 +415,12 @@ export async function streamAudio(
       activity: 'Extracting the audio',
       onStdout: (chunk) => {
         const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+        if (samples + Math.floor(bytes.length / 4) > refuseOver) {
+          // Past the limit: stop ffmpeg now; nothing more is decoded or handed on.
+          limit.passed = true;
+          samples += Math.floor(bytes.length / 4);
+          return false;
+        }
         const whole = Math.min(Math.floor(bytes.length / 4), maxSamples - samples);
         carry = Buffer.from(bytes.subarray(whole * 4, whole * 4 + (bytes.length % 4)));
         if (whole <= 0) return samples < maxSamples;
@@ -392,6 +446,9 @@ export async function streamAudio(
       },
     },
   );
+  if (limit.passed) {
+    throw await decodedTooLong(file, samples / SAMPLE_RATE, opts.refuseOverSeconds ?? maxSeconds);
+  }
   if (result.code !== 0) {
     if (/matches no streams|does not contain any stream/i.test(result.stderr)) {
       throw new EngineError(

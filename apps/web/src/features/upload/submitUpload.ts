@@ -56,6 +56,8 @@ async function requestUploadLink(input: SubmitInput) {
     return link;
   } catch (error) {
     if (error instanceof SubmitError) throw error;
+    // The server hands out no upload link without a creator credit.
+    if (error instanceof ApiRequestError && error.status === 402) throw new OutOfCreditsError();
     throw new SubmitError(
       error instanceof ApiRequestError && error.serverText
         ? error.serverText
@@ -89,7 +91,7 @@ async function startProcessing(input: SubmitInput, gcsFilePath: string) {
  * The submit sequence: a signed upload link, the file sent straight to storage with progress,
  * a thumbnail made in the browser, then the process call; afterwards the stored thumbnail is
  * sent for the new request (its failure is ignored). Throws SubmitError (before the start call),
- * StartError (the start call failed) or OutOfCreditsError (a 402 on the start call).
+ * StartError (the start call failed) or OutOfCreditsError (a 402 on the link or start call).
  */
 export async function submitUpload(input: SubmitInput): Promise<ProcessVideoResponse> {
   input.onStatus(SUBMIT_STATUS.initiating);
