@@ -17,7 +17,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { AppError } from './errors.js';
+import { AppError, isDatabaseOutage } from './errors.js';
 import type { AppContext } from './context.js';
 import { registerAuthentication, requiresSignIn } from './auth/authenticate.js';
 import { registerRoutes } from './routes/index.js';
@@ -46,6 +46,9 @@ export interface BuildAppOptions {
 }
 
 const GENERIC_FAULT = 'Something went wrong on our side. Please try again.';
+const OUTAGE_SENTENCE = 'The service is briefly unavailable. Please try again in a moment.';
+/** What a 503 asks a client to wait before trying again. */
+const OUTAGE_RETRY_SECONDS = 15;
 const GENERIC_ZOD = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
 
 /** A readable sentence from a validation failure; messages written for users pass unchanged. */
@@ -109,11 +112,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     if (status >= 400 && status < 500) {
       return reply.status(status).send({ error: 'The request is not valid.' });
     }
+    if (isDatabaseOutage(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(OUTAGE_RETRY_SECONDS))
+        .send({ error: OUTAGE_SENTENCE });
+    }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ error: GENERIC_FAULT });
   });
 
   await app.register(cookie);
+  const https = ctx.config.publicUrl.startsWith('https:');
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -127,9 +138,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         'connect-src': ["'self'", ...ctx.config.storageOrigins],
         'form-action': ["'self'", ...ctx.config.identityOrigins],
         'frame-ancestors': ["'none'"],
+        'upgrade-insecure-requests': https ? [] : null,
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Over plain http (embedded mode, a LAN) these would send browsers to an https that is not
+    // there; behind TLS (PUBLIC_URL https) they are on.
+    ...(https ? {} : { strictTransportSecurity: false }),
   });
   await app.register(rateLimit, {
     max: ctx.config.rateLimitPerMinute,

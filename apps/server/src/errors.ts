@@ -58,3 +58,38 @@ export const unsupportedMediaType = (message: string) =>
 export const unprocessable = (message: string) => new AppError('unprocessable', message);
 
 export const JOB_NOT_FOUND = 'Job not found.';
+
+/** PostgreSQL SQLSTATE classes and codes that mean "the database is not there right now". */
+const OUTAGE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const OUTAGE_MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /Client has encountered a connection error/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
+];
+
+/**
+ * Whether `error` says the database could not be reached (a server down or restarting, a cut
+ * connection, a full pool), as opposed to a fault in a query: the first is a 503 the client may
+ * retry, the second a 500.
+ */
+export function isDatabaseOutage(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('08') || OUTAGE_CODES.has(code))) return true;
+    if (OUTAGE_MESSAGES.some((m) => m.test(e instanceof Error ? e.message : ''))) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

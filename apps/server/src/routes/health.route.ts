@@ -6,25 +6,31 @@ function failure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** GET /api/health: database, storage and queue readiness; 503 when any part is down. */
+/**
+ * GET /api/health: database, storage and queue readiness; 503 when any part is down. Anyone may
+ * call it (load balancers, uptime checks), so a failure is named, not described: the details
+ * (paths, hosts, drivers' messages) go to the server's log.
+ */
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/api/health',
     { config: { rateLimit: false, anonymous: true } },
-    async (_request, reply) => {
-      const check = async (fn: (() => Promise<void>) | null, missing: string) => {
+    async (request, reply) => {
+      const check = async (part: string, fn: (() => Promise<void>) | null, missing: string) => {
         if (!fn) return { ok: false, error: missing };
         try {
           await fn();
           return { ok: true };
         } catch (error) {
-          return { ok: false, error: failure(error) };
+          request.log.warn({ part, reason: failure(error) }, 'health check failed');
+          return { ok: false, error: `The ${part} is not answering.` };
         }
       };
       const [database, storage, queue] = await Promise.all([
-        check(() => ctx.database.ping(), ''),
-        check(() => ctx.store.ping(), ''),
+        check('database', () => ctx.database.ping(), ''),
+        check('storage', () => ctx.store.ping(), ''),
         check(
+          'job queue',
           ctx.queue ? () => ctx.queue?.health() ?? Promise.resolve() : null,
           'The job queue is not running.',
         ),

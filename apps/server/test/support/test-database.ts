@@ -26,6 +26,8 @@ export interface TestDatabase {
  */
 export async function openTestDatabase(
   driver: TestDatabaseDriver = testDatabaseDriver(),
+  /** PostgreSQL only: where the server's pool connects (a proxy in front of the test server). */
+  options: { connectUrl?: string } = {},
 ): Promise<TestDatabase> {
   if (driver === 'pglite') {
     const database = await openDatabase({ driver: 'pglite', dataDir: null });
@@ -49,7 +51,7 @@ export async function openTestDatabase(
   await admin.end();
   const database = await openDatabase({
     driver: 'postgres',
-    url: TEST_POSTGRES_URL,
+    url: options.connectUrl ?? TEST_POSTGRES_URL,
     searchPath: schema,
   });
   return {
