@@ -6,6 +6,7 @@ import {
   openTestDatabase,
   testDatabaseDriver,
   TEST_POSTGRES_URL,
+  type TestDatabase,
 } from '../support/test-database.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
 
