@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { JobLeasesRepository } from '../repositories/job-leases.repository.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ObjectStore } from '../storage/object-store.js';
@@ -29,8 +30,9 @@ export class Reaper {
 
   constructor(private readonly deps: ReaperDeps) {}
 
+  /** Sweeps now (a restart finds its dead predecessor's jobs at once), then every interval. */
   start(intervalSeconds = Math.max(1, this.deps.leaseSeconds / 2)): void {
-    this.timer = setInterval(() => {
+    const tick = () => {
       this.running ??= this.sweep()
         .catch((error: unknown) => {
           this.deps.log.warn({ err: error }, 'reaper sweep failed');
@@ -38,7 +40,9 @@ export class Reaper {
         .finally(() => {
           this.running = null;
         });
-    }, intervalSeconds * 1000);
+    };
+    tick();
+    this.timer = setInterval(tick, intervalSeconds * 1000);
     this.timer.unref();
   }
 
@@ -50,6 +54,17 @@ export class Reaper {
   /** One pass over expired leases and stale queued jobs. */
   async sweep(): Promise<void> {
     const { leases, queue, log } = this.deps;
+    // A lease held by a process of this machine that is gone (a worker or server killed and
+    // restarted) ends now, instead of showing "processing" until its time runs out.
+    const here = `${hostname()}:`;
+    for (const job of await leases.heldOn(here)) {
+      const pid = Number(job.holder.slice(here.length));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) {
+        if (await leases.expireNow(job.id, job.holder)) {
+          log.warn({ jobId: job.id, holder: job.holder }, 'lease holder is gone; lease ended');
+        }
+      }
+    }
     for (const job of await leases.expired()) {
       const info = await queue.info(job.id);
       const retriesLeft = info !== null && info.retryCount < info.retryLimit;
@@ -92,5 +107,16 @@ export class Reaper {
         await queue.fail(job.id, 'taken but never leased');
       }
     }
+  }
+}
+
+/** Whether a process of this machine with this id is running (signal 0 only checks). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

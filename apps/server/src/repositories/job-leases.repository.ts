@@ -279,6 +279,34 @@ export class JobLeasesRepository {
       .execute();
   }
 
+  /** Jobs in processing whose lease holder's name starts with `prefix` (`host:`), and holders. */
+  async heldOn(prefix: string, limit = 50): Promise<{ id: string; holder: string }[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['id', 'lease_holder'])
+      .where('status', '=', 'processing')
+      .where('lease_holder', 'like', `${prefix.replace(/[\\%_]/g, '\\$&')}%`)
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, holder: r.lease_holder ?? '' }));
+  }
+
+  /**
+   * Ends the lease of `holder` on a job at once (its worker is known dead), so the reaper's next
+   * look at expired leases takes the job; false when the job moved on meanwhile.
+   */
+  async expireNow(jobId: string, holder: string): Promise<boolean> {
+    const row = await this.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('id', '=', jobId)
+      .where('status', '=', 'processing')
+      .where('lease_holder', '=', holder)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Queued jobs untouched for `olderThanSeconds`: the reaper checks their queue entries. */
   async waiting(olderThanSeconds: number, limit = 50): Promise<{ id: string }[]> {
     return this.db
