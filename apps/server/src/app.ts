@@ -19,6 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { AppError, isDatabaseOutage } from './errors.js';
 import type { AppContext } from './context.js';
+import type { RateBudget } from './config.js';
 import { registerAuthentication, requiresSignIn } from './auth/authenticate.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
@@ -147,7 +148,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     ...(https ? {} : { strictTransportSecurity: false }),
   });
   await app.register(rateLimit, {
-    max: ctx.config.rateLimitPerMinute,
+    // Runs after authentication (a route's own hook), so a signed-in caller is counted as
+    // themselves, wherever they call from; anonymous callers by address.
+    keyGenerator: (request) => {
+      const who = request.user ? `user:${request.user.uid}` : `ip:${request.ip}`;
+      return `${rateBudget(request.method, request.url)}|${who}`;
+    },
+    max: (request) => ctx.config.rateLimits[rateBudget(request.method, request.url)],
     timeWindow: '1 minute',
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
@@ -175,4 +182,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     return reply.status(404).send({ error: 'Not found.' });
   });
   return app;
+}
+
+/** Which rate-limit budget a request draws on. */
+export function rateBudget(method: string, url: string): RateBudget {
+  if (url.startsWith('/api/auth/') || url.startsWith('/oidc')) return 'auth';
+  if (!url.startsWith('/api/')) return 'static';
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }

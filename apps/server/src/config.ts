@@ -61,7 +61,12 @@ export interface Config {
   pilotEmails: string[];
   signupCredits: { creator: number; view: number };
   supportEmail: string;
-  rateLimitPerMinute: number;
+  /**
+   * Requests per minute before 429, per budget: each signed-in user has their own, anonymous
+   * callers one per address, so a flood of one kind never locks out another (reads cannot use
+   * up sign-in or token renewal).
+   */
+  rateLimits: Record<RateBudget, number>;
   /** Uploads (storage PUTs through the local driver's signed links) per user per minute. */
   uploadsPerMinute: number;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
@@ -107,6 +112,9 @@ function resolveSecret(env: Env, dataDir: string, production: boolean): string {
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
+
+/** The separate rate-limit budgets: API reads, API writes, sign-in and tokens, static files. */
+export type RateBudget = 'read' | 'write' | 'auth' | 'static';
 
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
@@ -175,7 +183,12 @@ export function loadConfig(env: Env = process.env): Config {
       view: int(env, 'SIGNUP_VIEW_CREDITS', DEFAULT_SIGNUP_CREDITS.view),
     },
     supportEmail: env.SUPPORT_EMAIL ?? 'support@riffscribe.local',
-    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300),
+    rateLimits: {
+      read: int(env, 'RATE_LIMIT_PER_MINUTE', 300),
+      write: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 120),
+      auth: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 60),
+      static: int(env, 'RATE_LIMIT_STATIC_PER_MINUTE', 600),
+    },
     uploadsPerMinute: int(env, 'UPLOAD_RATE_LIMIT_PER_MINUTE', 10),
     trustProxy: (env.TRUST_PROXY ?? 'false') === 'true',
     storageOrigins: storage.driver === 's3' ? [s3Origin(storage)] : [],

@@ -793,4 +793,29 @@ describe(`rate limits (${testDatabaseDriver()})`, () => {
     expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await last?.json()) as { error: string }).error).toMatch(/Too many requests/);
   });
+
+  it('keeps separate budgets: an anonymous flood locks out neither sign-in nor signed-in users', async () => {
+    // This address's anonymous reads are used up (the test above).
+    expect((await server.request('GET', '/api/explore')).status).toBe(429);
+    // Token renewal from the same address draws on the sign-in budget: 401 (no cookie), not 429.
+    const renew = await server.request('POST', '/api/auth/token', {
+      headers: { 'x-requested-with': 'riffscribe' },
+    });
+    expect(renew.status).toBe(401);
+    // A signed-in user at the same address has a budget of their own, per user.
+    const ada = await server.createUser();
+    const bob = await server.createUser();
+    for (let i = 0; i < 5; i++) {
+      expect((await server.request('GET', '/api/me', { token: ada.token })).status).toBe(200);
+    }
+    expect((await server.request('GET', '/api/me', { token: ada.token })).status).toBe(429);
+    expect((await server.request('GET', '/api/me', { token: bob.token })).status).toBe(200);
+    // Writes are a budget apart from reads: Ada's used-up reads do not stop her writes.
+    const write = await server.request('POST', '/api/job-stars', {
+      token: ada.token,
+      body: JSON.stringify({ jobId: 'no-such-job', stars: 5 }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(write.status).not.toBe(429);
+  });
 });
