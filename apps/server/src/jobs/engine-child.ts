@@ -76,8 +76,11 @@ process.on('message', (message: unknown) => {
   void handle(message);
 });
 
-// Orphaned children would hold a model in memory for nothing.
+// Orphaned children would hold a model in memory for nothing. The worker is gone (killed, perhaps
+// with SIGKILL): stop the running transcriptions first, which kills their ffmpeg at once, so no
+// decoder outlives us either.
 process.on('disconnect', () => {
+  for (const controller of controllers.values()) controller.abort();
   process.exit(0);
 });
 

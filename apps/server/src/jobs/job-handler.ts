@@ -28,6 +28,7 @@ import { PermanentJobError } from './failures.js';
 import { STAGE_MESSAGES, progressPlan, spanPercent } from './stages.js';
 import { MediaRefusal, checkMediaFacts } from './upload-verification.js';
 import { canCopyForBrowser, makeThumbnail, transcodeForBrowser } from './video.js';
+import { JOB_WORK_PREFIX } from './startup-cleanup.js';
 
 /** Output files of a job and where they are stored. Keys are fixed per job, so a rerun overwrites. */
 const OUTPUT_FILES = {
@@ -119,7 +120,10 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
   const limited = !isPrivileged(job.ownerRole);
   const withVideo = !config.skip_video_generation;
   const plan = progressPlan(withVideo);
-  const workDir = path.join(deps.workRoot ?? tmpdir(), `riffscribe-job-${job.id}-${job.attempts}`);
+  const workDir = path.join(
+    deps.workRoot ?? tmpdir(),
+    `${JOB_WORK_PREFIX}${job.id}-${String(job.attempts)}`,
+  );
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true, mode: 0o700 });
   try {

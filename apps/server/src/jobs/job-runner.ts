@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import type { Database } from '../db/database.js';
 import {
   JobLeasesRepository,
@@ -14,6 +14,7 @@ import { classifyFailure } from './failures.js';
 import { generatedThumbnailKey, processJob, removeOutputs } from './job-handler.js';
 import { Reaper } from './reaper.js';
 import { STAGE_MESSAGES } from './stages.js';
+import { killOrphanTools, removeStaleWorkFolders } from './startup-cleanup.js';
 
 /** Logging the runner needs (pino's shape). */
 export interface WorkerLog {
@@ -140,10 +141,28 @@ export class JobRunner {
     }
     this.deps.queue.events.on('enqueued', this.onEnqueued);
     this.reaper.start();
+    void this.clearLeftovers();
     this.deps.log.info(
       { concurrency: this.deps.settings.concurrency, holder: this.holder },
       'worker started',
     );
+  }
+
+  /**
+   * What a predecessor killed with SIGKILL left: its ffmpeg and ffprobe (handed to init, still
+   * decoding) and the working folders of its jobs. Logged, never fatal.
+   */
+  private async clearLeftovers(): Promise<void> {
+    try {
+      const engine = await loadEngine();
+      const killed = killOrphanTools([engine.findFfmpeg(), engine.findFfprobe()]);
+      const removed = await removeStaleWorkFolders(tmpdir(), this.leases);
+      if (killed.length > 0 || removed.length > 0) {
+        this.deps.log.warn({ killed, removed }, 'cleared what a stopped worker left');
+      }
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not clear what a stopped worker left');
+    }
   }
 
   /** Stops taking jobs, gives running ones back to the queue, and stops the engine children. */

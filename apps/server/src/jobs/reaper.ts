@@ -3,6 +3,7 @@ import type { JobLeasesRepository } from '../repositories/job-leases.repository.
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { removeOutputs } from './job-handler.js';
+import { processAlive } from './startup-cleanup.js';
 
 export interface ReaperDeps {
   leases: JobLeasesRepository;
@@ -107,16 +108,5 @@ export class Reaper {
         await queue.fail(job.id, 'taken but never leased');
       }
     }
-  }
-}
-
-/** Whether a process of this machine with this id is running (signal 0 only checks). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { JobLeasesRepository } from '../repositories/job-leases.repository.js';
+
+/**
+ * What a worker killed with SIGKILL leaves behind, cleared when the next one starts (issue 13):
+ * the ffmpeg and ffprobe processes it had started, which the kernel hands to init instead of
+ * ending, and the working folders of the jobs it held.
+ */
+
+/** The prefix of a job's working folder; the job id and attempt follow. */
+export const JOB_WORK_PREFIX = 'riffscribe-job-';
+
+/**
+ * Kills running copies of `binaries` (this installation's ffmpeg and ffprobe) whose parent is
+ * not a Node.js process: their server or worker died without ending them. Linux only (reads
+ * /proc); elsewhere it does nothing. Returns the ids killed.
+ */
+export function killOrphanTools(binaries: readonly string[]): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const wanted = new Set(binaries.map(real));
+  const node = path.basename(process.execPath);
+  const killed: number[] = [];
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const argv0 = commandOf(pid);
+    if (argv0 === null || !wanted.has(real(argv0))) continue;
+    const parent = parentOf(pid);
+    if (parent !== null && parent > 1 && path.basename(commandOf(parent) ?? '') === node) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed.push(pid);
+    } catch {
+      // Gone meanwhile, or not ours to kill.
+    }
+  }
+  return killed;
+}
+
+/**
+ * Removes the working folders under `root` of jobs no live process of this machine holds: each
+ * job's folder is kept while the job is in processing with a lease held here by a running
+ * process (a sibling worker sharing the folder), and removed otherwise.
+ */
+export async function removeStaleWorkFolders(
+  root: string,
+  leases: Pick<JobLeasesRepository, 'heldOn'>,
+): Promise<string[]> {
+  let names: string[];
+  try {
+    names = readdirSync(root).filter((n) => n.startsWith(JOB_WORK_PREFIX));
+  } catch {
+    return [];
+  }
+  if (names.length === 0) return [];
+  const here = `${hostname()}:`;
+  const live = new Set(
+    (await leases.heldOn(here, 10_000))
+      .filter((job) => {
+        const pid = Number(job.holder.slice(here.length));
+        return Number.isInteger(pid) && pid > 0 && processAlive(pid);
+      })
+      .map((job) => job.id),
+  );
+  const removed: string[] = [];
+  for (const name of names) {
+    const jobId = jobIdOfFolder(name);
+    if (jobId !== null && live.has(jobId)) continue;
+    rmSync(path.join(root, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** The job id in a working folder's name (`riffscribe-job-<id>-<attempt>`), or null. */
+export function jobIdOfFolder(name: string): string | null {
+  const match = /^riffscribe-job-(.+)-\d+$/.exec(name);
+  return match?.[1] ?? null;
+}
+
+/** Whether a process of this machine with this id is running (signal 0 only checks). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function commandOf(pid: number): string | null {
+  try {
+    const [argv0 = ''] = readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').split('\0');
+    return argv0 === '' ? null : argv0;
+  } catch {
+    return null;
+  }
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
+function real(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
