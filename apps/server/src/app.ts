@@ -20,6 +20,7 @@ import {
 import { AppError } from './errors.js';
 import type { AppContext } from './context.js';
 import { registerAuthentication } from './auth/authenticate.js';
+import { registerOpenApi } from './routes/openapi.route.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -138,6 +139,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   app.decorateRequest('user', null);
+  // Before any route, so that the OpenAPI document sees them all.
+  await registerOpenApi(app);
   const services = createServices(ctx);
   registerAuthentication(app, ctx);
   for (const plugin of options.plugins ?? []) await plugin(app, services);
