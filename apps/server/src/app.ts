@@ -20,6 +20,8 @@ import {
 import { AppError } from './errors.js';
 import type { AppContext } from './context.js';
 import { registerAuthentication } from './auth/authenticate.js';
+import { Metrics } from './observability/metrics.js';
+import { registerMetricsRoute } from './routes/metrics.route.js';
 import { registerOpenApi } from './routes/openapi.route.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
@@ -35,6 +37,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route the app registered (HEAD routes Fastify adds itself excluded). */
     routeTable: RouteEntry[];
+    /** Prometheus metrics of this process (GET /metrics); the embedded worker reports to it. */
+    metrics: Metrics;
   }
 }
 
@@ -42,6 +46,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Extra route registrations that need the services (auth, storage, tests). */
   plugins?: ((app: FastifyInstance, services: Services) => Promise<void> | void)[];
+  /** The metrics registry (default: a new one reading job counts from the app's database). */
+  metrics?: Metrics;
 }
 
 const GENERIC_FAULT = 'Something went wrong on our side. Please try again.';
@@ -86,6 +92,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  const metrics = options.metrics ?? new Metrics({ database: ctx.database });
+  app.decorate('metrics', metrics);
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requestFinished(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -145,6 +157,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerAuthentication(app, ctx);
   for (const plugin of options.plugins ?? []) await plugin(app, services);
   await registerRoutes(app, ctx, services);
+  registerMetricsRoute(app, metrics, ctx.config);
 
   const webDist = ctx.config.webDistDir;
   const serveWeb = ctx.config.serveWeb && existsSync(path.join(webDist, 'index.html'));

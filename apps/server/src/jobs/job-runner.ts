@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Database } from '../db/database.js';
+import { StageClock, type JobMetrics } from '../observability/metrics.js';
 import {
   JobLeasesRepository,
   type LeasedJob,
@@ -42,6 +43,8 @@ export interface JobRunnerDeps {
   log: WorkerLog;
   /** Engine child entry (tests); default the compiled engine-child.js. */
   engineEntry?: string;
+  /** Stage durations and attempt outcomes go here (the server's /metrics). */
+  metrics?: JobMetrics;
 }
 
 /** Why an attempt was aborted. */
@@ -264,13 +267,17 @@ export class JobRunner {
       if (!held) abort('lease_lost');
     });
     const started = Date.now();
+    const stages = new StageClock(this.deps.metrics, 'probing');
     this.deps.log.info({ jobId: job.id, attempt: job.attempts }, 'job started');
     try {
       const outputs = await processJob(job, {
         store: this.deps.store,
         engine: host,
         ffmpeg: async () => (await loadEngine()).findFfmpeg(),
-        report: (update) => progress.push(update),
+        report: (update) => {
+          stages.enter(update.stage);
+          return progress.push(update);
+        },
         confirmLease: async () => {
           if (!(await this.leases.renew(job.id, job.token, leaseSeconds))) abort('lease_lost');
           if (controller.signal.aborted) throw controller.signal.reason;
@@ -281,6 +288,7 @@ export class JobRunner {
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       await progress.flush();
+      stages.end();
       const completion = await this.leases.complete(job.id, job.token, outputs);
       if (completion.completed) {
         if (outputs.generatedThumbnailKey !== null && !completion.posterUsed) {
@@ -290,12 +298,15 @@ export class JobRunner {
           });
         }
         await this.deps.queue.complete(job.id, { outcome: 'completed' });
+        this.deps.metrics?.attemptEnded('completed');
         this.deps.log.info({ jobId: job.id, ms: Date.now() - started }, 'job completed');
       } else {
+        this.deps.metrics?.attemptEnded('lease_lost');
         this.deps.log.warn({ jobId: job.id }, 'lease lost before completion; outputs discarded');
       }
     } catch (thrown) {
       await progress.flush().catch(() => undefined);
+      stages.end();
       const cause = controller.signal.aborted
         ? (controller.signal.reason as AttemptAbort).why
         : null;
@@ -315,6 +326,7 @@ export class JobRunner {
   ): Promise<void> {
     const { jobTimeoutSeconds } = this.deps.settings;
     if (cause === 'lease_lost') {
+      this.deps.metrics?.attemptEnded('lease_lost');
       this.deps.log.warn({ jobId: job.id }, 'lease lost; another attempt owns the job');
       return;
     }
@@ -329,6 +341,7 @@ export class JobRunner {
           : classifyFailure(thrown);
     const lastAttempt = delivery.retryCount >= delivery.retryLimit;
     const retry = disposition.retry && (!lastAttempt || cause === 'shutdown');
+    this.deps.metrics?.attemptEnded(retry ? 'retried' : 'failed');
     this.deps.log.warn(
       { jobId: job.id, err: thrown, retry },
       `job attempt failed: ${disposition.reason}`,

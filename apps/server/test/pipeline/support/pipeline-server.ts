@@ -63,7 +63,9 @@ export async function startPipelineServer(
           store: server.ctx.store,
           settings: { ...TEST_WORKER_SETTINGS, ...options.settings },
           log: testLog,
+          metrics: server.app.metrics,
         });
+  if (runner) server.app.metrics.watchEngines(() => runner.enginePids);
   runner?.start();
   return {
     ...server,
