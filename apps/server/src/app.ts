@@ -17,9 +17,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import { AppError } from './errors.js';
 import type { AppContext } from './context.js';
 import { registerAuthentication } from './auth/authenticate.js';
+import { loggerOptions } from './observability/logging.js';
 import { Metrics } from './observability/metrics.js';
 import { registerMetricsRoute } from './routes/metrics.route.js';
 import { registerOpenApi } from './routes/openapi.route.js';
@@ -43,7 +45,10 @@ declare module 'fastify' {
 }
 
 export interface BuildAppOptions {
+  /** Logger options instead of the server's own (tests: false). */
   logger?: FastifyServerOptions['logger'];
+  /** Where the server's own logger writes (default stdout); tests capture the log with it. */
+  logStream?: DestinationStream;
   /** Extra route registrations that need the services (auth, storage, tests). */
   plugins?: ((app: FastifyInstance, services: Services) => Promise<void> | void)[];
   /** The metrics registry (default: a new one reading job counts from the app's database). */
@@ -73,7 +78,10 @@ function validationSentence(error: FastifyError): string {
  */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? { level: ctx.config.logLevel },
+    logger: options.logger ?? {
+      ...loggerOptions(ctx.config.logLevel),
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,

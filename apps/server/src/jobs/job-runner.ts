@@ -23,6 +23,30 @@ export interface WorkerLog {
   error(object: object, message: string): void;
 }
 
+/**
+ * The runner's log for one delivery: every line carries the job's id, the id of the HTTP
+ * request that submitted it (`requestId`, the label of the server's request lines) and the
+ * job's own request id shown to users (`jobRequestId`).
+ */
+function jobLog(log: WorkerLog, delivery: QueueDelivery): WorkerLog {
+  const fields = {
+    jobId: delivery.jobId,
+    ...(delivery.httpRequestId ? { requestId: delivery.httpRequestId } : {}),
+    jobRequestId: delivery.requestId,
+  };
+  return {
+    info: (object, message) => {
+      log.info({ ...fields, ...object }, message);
+    },
+    warn: (object, message) => {
+      log.warn({ ...fields, ...object }, message);
+    },
+    error: (object, message) => {
+      log.error({ ...fields, ...object }, message);
+    },
+  };
+}
+
 /** Worker settings (config.ts, `worker`). */
 export interface WorkerSettings {
   /** Jobs processed at once, each with its own engine child. */
@@ -209,13 +233,14 @@ export class JobRunner {
         await this.run(delivery, host);
       } catch (error) {
         // Bookkeeping failed (database down): the lease expires and the reaper takes over.
-        this.deps.log.error({ err: error, jobId: delivery.jobId }, 'job bookkeeping failed');
+        jobLog(this.deps.log, delivery).error({ err: error }, 'job bookkeeping failed');
       }
     }
   }
 
   private async run(delivery: QueueDelivery, host: EngineHost): Promise<void> {
     const { jobId } = delivery;
+    const log = jobLog(this.deps.log, delivery);
     const token = randomUUID();
     const { leaseSeconds } = this.deps.settings;
     const claim = await this.leases.claim(jobId, {
@@ -231,7 +256,7 @@ export class JobRunner {
     }
     if (claim === 'held') {
       // Another live attempt owns it; that attempt completes this delivery when it finishes.
-      this.deps.log.warn({ jobId }, 'job is leased by another worker');
+      log.warn({}, 'job is leased by another worker');
       return;
     }
     await this.attempt(delivery, claim, host);
@@ -239,6 +264,7 @@ export class JobRunner {
 
   private async attempt(delivery: QueueDelivery, job: LeasedJob, host: EngineHost) {
     const { leaseSeconds, jobTimeoutSeconds } = this.deps.settings;
+    const log = jobLog(this.deps.log, delivery);
     const controller = new AbortController();
     this.running.add(controller);
     const abort = (cause: AbortCause) => {
@@ -253,7 +279,7 @@ export class JobRunner {
           },
           (error: unknown) => {
             // The database is unreachable: keep trying until the lease runs out.
-            this.deps.log.warn({ err: error, jobId: job.id }, 'lease renewal failed');
+            log.warn({ err: error }, 'lease renewal failed');
           },
         );
       },
@@ -268,7 +294,7 @@ export class JobRunner {
     });
     const started = Date.now();
     const stages = new StageClock(this.deps.metrics, 'probing');
-    this.deps.log.info({ jobId: job.id, attempt: job.attempts }, 'job started');
+    log.info({ attempt: job.attempts }, 'job started');
     try {
       const outputs = await processJob(job, {
         store: this.deps.store,
@@ -284,7 +310,7 @@ export class JobRunner {
         },
         signal: controller.signal,
         toolTimeoutMs: Math.max(60_000, jobTimeoutSeconds * 500),
-        log: this.deps.log,
+        log,
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       await progress.flush();
@@ -294,15 +320,15 @@ export class JobRunner {
         if (outputs.generatedThumbnailKey !== null && !completion.posterUsed) {
           // The browser's thumbnail arrived while the job ran: the worker's poster is not needed.
           await this.deps.store.delete(generatedThumbnailKey(job.id)).catch((error: unknown) => {
-            this.deps.log.warn({ err: error, jobId: job.id }, 'unused poster not deleted');
+            log.warn({ err: error }, 'unused poster not deleted');
           });
         }
         await this.deps.queue.complete(job.id, { outcome: 'completed' });
         this.deps.metrics?.attemptEnded('completed');
-        this.deps.log.info({ jobId: job.id, ms: Date.now() - started }, 'job completed');
+        log.info({ ms: Date.now() - started }, 'job completed');
       } else {
         this.deps.metrics?.attemptEnded('lease_lost');
-        this.deps.log.warn({ jobId: job.id }, 'lease lost before completion; outputs discarded');
+        log.warn({}, 'lease lost before completion; outputs discarded');
       }
     } catch (thrown) {
       await progress.flush().catch(() => undefined);
@@ -325,9 +351,10 @@ export class JobRunner {
     cause: AbortCause | null,
   ): Promise<void> {
     const { jobTimeoutSeconds } = this.deps.settings;
+    const log = jobLog(this.deps.log, delivery);
     if (cause === 'lease_lost') {
       this.deps.metrics?.attemptEnded('lease_lost');
-      this.deps.log.warn({ jobId: job.id }, 'lease lost; another attempt owns the job');
+      log.warn({}, 'lease lost; another attempt owns the job');
       return;
     }
     const disposition =
@@ -342,10 +369,7 @@ export class JobRunner {
     const lastAttempt = delivery.retryCount >= delivery.retryLimit;
     const retry = disposition.retry && (!lastAttempt || cause === 'shutdown');
     this.deps.metrics?.attemptEnded(retry ? 'retried' : 'failed');
-    this.deps.log.warn(
-      { jobId: job.id, err: thrown, retry },
-      `job attempt failed: ${disposition.reason}`,
-    );
+    log.warn({ err: thrown, retry }, `job attempt failed: ${disposition.reason}`);
     if (retry) {
       const message = `${disposition.reason} Retrying shortly.`;
       if (await this.leases.release(job.id, job.token, message)) {
