@@ -17,10 +17,15 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import { AppError, isDatabaseOutage } from './errors.js';
 import type { AppContext } from './context.js';
 import type { RateBudget } from './config.js';
 import { registerAuthentication, requiresSignIn } from './auth/authenticate.js';
+import { loggerOptions } from './observability/logging.js';
+import { Metrics } from './observability/metrics.js';
+import { registerMetricsRoute } from './routes/metrics.route.js';
+import { registerOpenApi } from './routes/openapi.route.js';
 import { registerRoutes } from './routes/index.js';
 import { createServices, type Services } from './services/index.js';
 
@@ -37,13 +42,20 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route the app registered (HEAD routes Fastify adds itself excluded). */
     routeTable: RouteEntry[];
+    /** Prometheus metrics of this process (GET /metrics); the embedded worker reports to it. */
+    metrics: Metrics;
   }
 }
 
 export interface BuildAppOptions {
+  /** Logger options instead of the server's own (tests: false). */
   logger?: FastifyServerOptions['logger'];
+  /** Where the server's own logger writes (default stdout); tests capture the log with it. */
+  logStream?: DestinationStream;
   /** Extra route registrations that need the services (auth, storage, tests). */
   plugins?: ((app: FastifyInstance, services: Services) => Promise<void> | void)[];
+  /** The metrics registry (default: a new one reading job counts from the app's database). */
+  metrics?: Metrics;
 }
 
 const GENERIC_FAULT = 'Something went wrong on our side. Please try again.';
@@ -72,7 +84,10 @@ function validationSentence(error: FastifyError): string {
  */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? { level: ctx.config.logLevel },
+    logger: options.logger ?? {
+      ...loggerOptions(ctx.config.logLevel),
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: 1024 * 1024,
@@ -93,6 +108,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  const metrics = options.metrics ?? new Metrics({ database: ctx.database });
+  app.decorate('metrics', metrics);
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requestFinished(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -164,10 +185,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   app.decorateRequest('user', null);
+  // Before any route, so that the OpenAPI document sees them all.
+  await registerOpenApi(app);
   const services = createServices(ctx);
   registerAuthentication(app, ctx);
   for (const plugin of options.plugins ?? []) await plugin(app, services);
   await registerRoutes(app, ctx, services);
+  registerMetricsRoute(app, metrics, ctx.config);
 
   const webDist = ctx.config.webDistDir;
   const serveWeb = ctx.config.serveWeb && existsSync(path.join(webDist, 'index.html'));

@@ -71,6 +71,8 @@ export interface Config {
   uploadsPerMinute: number;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Bearer token for GET /metrics; null serves them to direct loopback connections only. */
+  metricsToken: string | null;
   /** Origins the browser talks to for storage (S3 endpoint); the local driver is same-origin. */
   storageOrigins: string[];
   /** Origins of the identity provider (for the content security policy). */
@@ -191,6 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     uploadsPerMinute: int(env, 'UPLOAD_RATE_LIMIT_PER_MINUTE', 10),
     trustProxy: (env.TRUST_PROXY ?? 'false') === 'true',
+    metricsToken:
+      env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? null : env.METRICS_TOKEN,
     storageOrigins: storage.driver === 's3' ? [s3Origin(storage)] : [],
     identityOrigins: issuer ? [new URL(issuer).origin] : [],
     serveWeb: (env.SERVE_WEB ?? 'true') !== 'false',

@@ -31,8 +31,16 @@ async function main(): Promise<void> {
   // workers do, and this server still watches for jobs whose worker died.
   const settings = { ...config.worker, concurrency: 1 };
   const runner = config.worker.embedded
-    ? new JobRunner({ database, queue, store: ctx.store, settings, log: app.log })
+    ? new JobRunner({
+        database,
+        queue,
+        store: ctx.store,
+        settings,
+        log: app.log,
+        metrics: app.metrics,
+      })
     : null;
+  if (runner) app.metrics.watchEngines(() => runner.enginePids);
   const reaper = runner
     ? null
     : new Reaper({

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { JobRunner } from './jobs/job-runner.js';
+import { loggerOptions } from './observability/logging.js';
 import { JobQueue } from './queue/job-queue.js';
 import { createObjectStore } from './storage/create-store.js';
 
@@ -18,7 +19,10 @@ async function main(): Promise<void> {
         'server process, and `npm start` already processes jobs itself.',
     );
   }
-  const log = pino({ level: config.logLevel, base: { role: 'worker', pid: process.pid } });
+  const log = pino({
+    ...loggerOptions(config.logLevel),
+    base: { role: 'worker', pid: process.pid },
+  });
   if (config.storage.driver === 'local') {
     log.warn(
       { dir: config.storage.dir },

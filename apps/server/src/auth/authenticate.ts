@@ -7,6 +7,7 @@ import type {
 } from 'fastify';
 import type { AuthUser, AppContext } from '../context.js';
 import { unauthorized } from '../errors.js';
+import { METRICS_PATH } from '../routes/metrics.route.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { accessTokenKey, verifyAccessToken } from './tokens.js';
 
@@ -57,6 +58,8 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
   app.addHook('onRequest', async (request) => {
     // The development identity provider's own pages and endpoints carry its own credentials.
     if (request.url.startsWith('/oidc/') || request.url === '/oidc') return;
+    // GET /metrics checks its own bearer token (METRICS_TOKEN).
+    if (request.url.split('?')[0] === METRICS_PATH) return;
     const header = request.headers.authorization;
     if (header === undefined || header === '') return;
     const match = /^Bearer\s+(\S+)$/i.exec(header);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import type { Database } from '../db/database.js';
+import { StageClock, type JobMetrics } from '../observability/metrics.js';
 import {
   JobLeasesRepository,
   type LeasedJob,
@@ -23,6 +24,30 @@ export interface WorkerLog {
   error(object: object, message: string): void;
 }
 
+/**
+ * The runner's log for one delivery: every line carries the job's id, the id of the HTTP
+ * request that submitted it (`requestId`, the label of the server's request lines) and the
+ * job's own request id shown to users (`jobRequestId`).
+ */
+function jobLog(log: WorkerLog, delivery: QueueDelivery): WorkerLog {
+  const fields = {
+    jobId: delivery.jobId,
+    ...(delivery.httpRequestId ? { requestId: delivery.httpRequestId } : {}),
+    jobRequestId: delivery.requestId,
+  };
+  return {
+    info: (object, message) => {
+      log.info({ ...fields, ...object }, message);
+    },
+    warn: (object, message) => {
+      log.warn({ ...fields, ...object }, message);
+    },
+    error: (object, message) => {
+      log.error({ ...fields, ...object }, message);
+    },
+  };
+}
+
 /** Worker settings (config.ts, `worker`). */
 export interface WorkerSettings {
   /** Jobs processed at once, each with its own engine child. */
@@ -43,6 +68,8 @@ export interface JobRunnerDeps {
   log: WorkerLog;
   /** Engine child entry (tests); default the compiled engine-child.js. */
   engineEntry?: string;
+  /** Stage durations and attempt outcomes go here (the server's /metrics). */
+  metrics?: JobMetrics;
 }
 
 /** Why an attempt was aborted. */
@@ -225,13 +252,14 @@ export class JobRunner {
         await this.run(delivery, host);
       } catch (error) {
         // Bookkeeping failed (database down): the lease expires and the reaper takes over.
-        this.deps.log.error({ err: error, jobId: delivery.jobId }, 'job bookkeeping failed');
+        jobLog(this.deps.log, delivery).error({ err: error }, 'job bookkeeping failed');
       }
     }
   }
 
   private async run(delivery: QueueDelivery, host: EngineHost): Promise<void> {
     const { jobId } = delivery;
+    const log = jobLog(this.deps.log, delivery);
     const token = randomUUID();
     const { leaseSeconds } = this.deps.settings;
     const claim = await this.leases.claim(jobId, {
@@ -247,7 +275,7 @@ export class JobRunner {
     }
     if (claim === 'held') {
       // Another live attempt owns it; that attempt completes this delivery when it finishes.
-      this.deps.log.warn({ jobId }, 'job is leased by another worker');
+      log.warn({}, 'job is leased by another worker');
       return;
     }
     await this.attempt(delivery, claim, host);
@@ -255,6 +283,7 @@ export class JobRunner {
 
   private async attempt(delivery: QueueDelivery, job: LeasedJob, host: EngineHost) {
     const { leaseSeconds, jobTimeoutSeconds } = this.deps.settings;
+    const log = jobLog(this.deps.log, delivery);
     const controller = new AbortController();
     this.running.add(controller);
     const abort = (cause: AbortCause) => {
@@ -269,7 +298,7 @@ export class JobRunner {
           },
           (error: unknown) => {
             // The database is unreachable: keep trying until the lease runs out.
-            this.deps.log.warn({ err: error, jobId: job.id }, 'lease renewal failed');
+            log.warn({ err: error }, 'lease renewal failed');
           },
         );
       },
@@ -283,38 +312,46 @@ export class JobRunner {
       if (!held) abort('lease_lost');
     });
     const started = Date.now();
-    this.deps.log.info({ jobId: job.id, attempt: job.attempts }, 'job started');
+    const stages = new StageClock(this.deps.metrics, 'probing');
+    log.info({ attempt: job.attempts }, 'job started');
     try {
       const outputs = await processJob(job, {
         store: this.deps.store,
         engine: host,
         ffmpeg: async () => (await loadEngine()).findFfmpeg(),
-        report: (update) => progress.push(update),
+        report: (update) => {
+          stages.enter(update.stage);
+          return progress.push(update);
+        },
         confirmLease: async () => {
           if (!(await this.leases.renew(job.id, job.token, leaseSeconds))) abort('lease_lost');
           if (controller.signal.aborted) throw controller.signal.reason;
         },
         signal: controller.signal,
         toolTimeoutMs: Math.max(60_000, jobTimeoutSeconds * 500),
-        log: this.deps.log,
+        log,
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       await progress.flush();
+      stages.end();
       const completion = await this.leases.complete(job.id, job.token, outputs);
       if (completion.completed) {
         if (outputs.generatedThumbnailKey !== null && !completion.posterUsed) {
           // The browser's thumbnail arrived while the job ran: the worker's poster is not needed.
           await this.deps.store.delete(generatedThumbnailKey(job.id)).catch((error: unknown) => {
-            this.deps.log.warn({ err: error, jobId: job.id }, 'unused poster not deleted');
+            log.warn({ err: error }, 'unused poster not deleted');
           });
         }
         await this.deps.queue.complete(job.id, { outcome: 'completed' });
-        this.deps.log.info({ jobId: job.id, ms: Date.now() - started }, 'job completed');
+        this.deps.metrics?.attemptEnded('completed');
+        log.info({ ms: Date.now() - started }, 'job completed');
       } else {
-        this.deps.log.warn({ jobId: job.id }, 'lease lost before completion; outputs discarded');
+        this.deps.metrics?.attemptEnded('lease_lost');
+        log.warn({}, 'lease lost before completion; outputs discarded');
       }
     } catch (thrown) {
       await progress.flush().catch(() => undefined);
+      stages.end();
       const cause = controller.signal.aborted
         ? (controller.signal.reason as AttemptAbort).why
         : null;
@@ -333,8 +370,10 @@ export class JobRunner {
     cause: AbortCause | null,
   ): Promise<void> {
     const { jobTimeoutSeconds } = this.deps.settings;
+    const log = jobLog(this.deps.log, delivery);
     if (cause === 'lease_lost') {
-      this.deps.log.warn({ jobId: job.id }, 'lease lost; another attempt owns the job');
+      this.deps.metrics?.attemptEnded('lease_lost');
+      log.warn({}, 'lease lost; another attempt owns the job');
       return;
     }
     const disposition =
@@ -348,10 +387,8 @@ export class JobRunner {
           : classifyFailure(thrown);
     const lastAttempt = delivery.retryCount >= delivery.retryLimit;
     const retry = disposition.retry && (!lastAttempt || cause === 'shutdown');
-    this.deps.log.warn(
-      { jobId: job.id, err: thrown, retry },
-      `job attempt failed: ${disposition.reason}`,
-    );
+    this.deps.metrics?.attemptEnded(retry ? 'retried' : 'failed');
+    log.warn({ err: thrown, retry }, `job attempt failed: ${disposition.reason}`);
     if (retry) {
       const message = `${disposition.reason} Retrying shortly.`;
       if (await this.leases.release(job.id, job.token, message)) {

@@ -14,12 +14,16 @@ export const MAX_RETRIES = 2;
 export interface ProcessVideoMessage {
   jobId: string;
   requestId: string;
+  /** Id of the HTTP request that submitted the job (its log lines' `requestId`). */
+  httpRequestId?: string;
 }
 
 /** One delivery of a queued job to a worker. */
 export interface QueueDelivery {
   jobId: string;
   requestId: string;
+  /** Id of the HTTP request that submitted the job; null for jobs enqueued before it was kept. */
+  httpRequestId: string | null;
   /** Earlier deliveries of this job (0 on the first). */
   retryCount: number;
   retryLimit: number;
@@ -137,6 +141,7 @@ export class JobQueue {
     return {
       jobId: job.data.jobId,
       requestId: job.data.requestId,
+      httpRequestId: typeof job.data.httpRequestId === 'string' ? job.data.httpRequestId : null,
       retryCount: job.retryCount,
       retryLimit: job.retryLimit,
     };

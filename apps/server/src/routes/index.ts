@@ -9,6 +9,7 @@ import { registerJobStreamRoutes } from './job-stream.route.js';
 import { registerJobRoutes } from './jobs.route.js';
 import { registerListRoutes } from './lists.route.js';
 import { registerMeRoutes } from './me.route.js';
+import { registerOpenApiRoutes } from './openapi.route.js';
 import { registerUploadRoutes } from './upload.route.js';
 
 /** Every /api route; the access-matrix test reads the resulting route table from the server. */
@@ -26,4 +27,5 @@ export async function registerRoutes(
   registerJobStreamRoutes(app, services);
   registerEventRoutes(app, services);
   registerListRoutes(app, services);
+  registerOpenApiRoutes(app);
 }

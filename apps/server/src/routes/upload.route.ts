@@ -21,8 +21,19 @@ export function registerUploadRoutes(root: FastifyInstance, services: Services):
     async (request) => services.uploads.signedUploadUrl(requireUser(request), request.body),
   );
 
-  app.post('/api/process-video', { schema: { body: processVideoRequestSchema } }, async (request) =>
-    services.uploads.processVideo(requireUser(request), request.body),
+  app.post(
+    '/api/process-video',
+    { schema: { body: processVideoRequestSchema } },
+    async (request) => {
+      const result = await services.uploads.processVideo(
+        requireUser(request),
+        request.body,
+        request.id,
+      );
+      // Links this request's id to the job; the worker's lines about the job carry it too.
+      request.log.info({ jobId: result.jobId }, 'video submitted for processing');
+      return result;
+    },
   );
 
   // The JPEG body is read as a buffer in a scope of its own, so no other route accepts images.

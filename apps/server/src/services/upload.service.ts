@@ -77,6 +77,8 @@ export class UploadService {
       fileType: string;
       config: UploadConfig;
     },
+    /** Id of the HTTP request, carried by the job so that its worker's log lines show it. */
+    httpRequestId?: string,
   ): Promise<ProcessVideoResponse> {
     if (!isVideoType(request.fileType)) throw badRequest(MESSAGES.invalidFileType);
     const upload = await this.uploads.find(request.gcsFilePath);
@@ -131,7 +133,10 @@ export class UploadService {
           ref: jobId,
         });
         // In the same transaction: a job is never accepted without its queue entry.
-        await queue?.enqueue({ jobId, requestId }, trx);
+        await queue?.enqueue(
+          { jobId, requestId, ...(httpRequestId ? { httpRequestId } : {}) },
+          trx,
+        );
       });
     } catch (error) {
       if (error instanceof InsufficientCreditsError) {

@@ -52,6 +52,18 @@ const EVERYONE: Row = [200, 200, 200, 200, 200];
 const CSRF = { 'x-requested-with': 'riffscribe' };
 const MATRIX: MatrixEntry[] = [
   { route: 'GET /api/health', call: () => ({ path: '/api/health' }), expect: { none: EVERYONE } },
+  // The API description and its docs page are public.
+  {
+    route: 'GET /api/openapi.json',
+    call: () => ({ path: '/api/openapi.json' }),
+    expect: { none: EVERYONE },
+  },
+  { route: 'GET /api/docs', call: () => ({ path: '/api/docs' }), expect: { none: EVERYONE } },
+  {
+    route: 'GET /api/docs/docs.js',
+    call: () => ({ path: '/api/docs/docs.js' }),
+    expect: { none: EVERYONE },
+  },
   // Sign-in works on the session cookie, never on a bearer token: every actor gets the same.
   {
     route: 'GET /api/auth/config',

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Role } from '@riffscribe/core';
+import type { DestinationStream } from 'pino';
 import { buildApp, type App } from '../../src/app.js';
 import { SessionsRepository } from '../../src/auth/sessions.repository.js';
 import { accessTokenKey, issueAccessToken } from '../../src/auth/tokens.js';
@@ -62,6 +63,8 @@ export async function startTestServer(
     queue?: boolean;
     /** Retry delay and expiry of the job queue (the schema follows the test database). */
     queueOptions?: Omit<JobQueueOptions, 'schema'>;
+    /** Capture the server's real log here (set LOG_LEVEL in `env`); default: no log. */
+    logStream?: DestinationStream;
   } = {},
 ): Promise<TestServer> {
   const port = await freePort();
@@ -93,7 +96,10 @@ export async function startTestServer(
     store: createObjectStore(config),
     queue,
   };
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(
+    ctx,
+    options.logStream ? { logStream: options.logStream } : { logger: false },
+  );
   await app.listen({ host: '127.0.0.1', port });
   const services = createServices(ctx);
   const key = accessTokenKey(config.secret);

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckStatusResponse, SignedUploadResponse } from '@riffscribe/core';
+import type { DestinationStream } from 'pino';
 import { JobRunner, type WorkerSettings } from '../../../src/jobs/job-runner.js';
 import { startTestServer, type TestServer, type TestUser } from '../../support/test-server.js';
 import type { TestDatabase } from '../../support/test-database.js';
@@ -44,6 +45,8 @@ export async function startPipelineServer(
     testDb?: TestDatabase;
     worker?: boolean;
     settings?: Partial<WorkerSettings>;
+    /** Capture the real log of the server and its worker here (set LOG_LEVEL in `env`). */
+    logStream?: DestinationStream;
   } = {},
 ): Promise<PipelineServer> {
   await ensureServerBuilt();
@@ -51,6 +54,7 @@ export async function startPipelineServer(
     env: { SIGNUP_CREATOR_CREDITS: '20', ...options.env },
     ...(options.testDb ? { testDb: options.testDb } : {}),
     queueOptions: { retryDelaySeconds: 1 },
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const queue = server.ctx.queue;
   if (!queue) throw new Error('the pipeline server needs a queue');
@@ -62,8 +66,11 @@ export async function startPipelineServer(
           queue,
           store: server.ctx.store,
           settings: { ...TEST_WORKER_SETTINGS, ...options.settings },
-          log: testLog,
+          // With a captured log, the worker logs through the server's logger, as in main.ts.
+          log: options.logStream ? server.app.log : testLog,
+          metrics: server.app.metrics,
         });
+  if (runner) server.app.metrics.watchEngines(() => runner.enginePids);
   runner?.start();
   return {
     ...server,
