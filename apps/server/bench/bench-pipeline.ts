@@ -145,6 +145,9 @@ async function main(): Promise<void> {
         SERVE_WEB: 'false',
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_MINUTE: '1000000',
+        RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+        RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+        RATE_LIMIT_STATIC_PER_MINUTE: '1000000',
       },
     });
     const startedAt = Date.now();

@@ -188,7 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: {
       read: int(env, 'RATE_LIMIT_PER_MINUTE', 300),
       write: int(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 120),
-      auth: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 60),
+      auth: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 120),
       static: int(env, 'RATE_LIMIT_STATIC_PER_MINUTE', 600),
     },
     uploadsPerMinute: int(env, 'UPLOAD_RATE_LIMIT_PER_MINUTE', 10),

@@ -15,6 +15,10 @@ const ANONYMOUS_ROUTES = [
   'PUT /api/storage/object',
   'GET /api/storage/object',
   'GET /api/explore',
+  // The API's own description and its docs page.
+  'GET /api/openapi.json',
+  'GET /api/docs',
+  'GET /api/docs/docs.js',
 ];
 
 interface Answer {

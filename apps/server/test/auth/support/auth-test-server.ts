@@ -62,6 +62,9 @@ export async function startAuthTestServer(
     SERVE_WEB: 'false',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+    RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+    RATE_LIMIT_STATIC_PER_MINUTE: '1000000',
     RIFFSCRIBE_SECRET: randomBytes(32).toString('base64url'),
     ...options.env,
   });
