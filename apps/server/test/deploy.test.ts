@@ -123,7 +123,8 @@ describe('compose.yaml', () => {
       expect(known).toContain(name);
     }
     const readme = read('README.md');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Architecture'));
+    const start = readme.indexOf('## Configuration');
+    const table = readme.slice(start, readme.indexOf('\n## ', start + 1));
     for (const name of ['api', 'worker']) {
       for (const variable of Object.keys(environment(service(name)))) {
         expect(known, `${name}: ${variable}`).toContain(variable);
