@@ -40,6 +40,7 @@ describe.skipIf(!postgres)('pipeline, scaled mode with a killed worker', () => {
   let dir: string;
   let clips: Buffer[];
   const workers: WorkerProcess[] = [];
+  let workerEnv: (i: number) => Record<string, string>;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-scaled-'));
@@ -62,23 +63,20 @@ describe.skipIf(!postgres)('pipeline, scaled mode with a killed worker', () => {
       })(),
     ]);
     clips = [await readClip(a), await readClip(b)];
-    for (let i = 0; i < 2; i++) {
-      workers.push(
-        startWorker({
-          ...storageEnv,
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'warn',
-          DATA_DIR: path.join(dir, `worker-${i}`),
-          RIFFSCRIBE_SECRET: randomBytes(32).toString('base64url'),
-          DATABASE_URL: testDb.url ?? '',
-          DATABASE_SCHEMA: testDb.searchPath ?? '',
-          WORKER_CONCURRENCY: '1',
-          WORKER_LEASE_SECONDS: String(LEASE_SECONDS),
-          WORKER_POLL_SECONDS: '1',
-          JOB_RETRY_DELAY_SECONDS: '1',
-        }),
-      );
-    }
+    workerEnv = (i: number) => ({
+      ...storageEnv,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: path.join(dir, `worker-${String(i)}`),
+      RIFFSCRIBE_SECRET: randomBytes(32).toString('base64url'),
+      DATABASE_URL: testDb.url ?? '',
+      DATABASE_SCHEMA: testDb.searchPath ?? '',
+      WORKER_CONCURRENCY: '1',
+      WORKER_LEASE_SECONDS: String(LEASE_SECONDS),
+      WORKER_POLL_SECONDS: '1',
+      JOB_RETRY_DELAY_SECONDS: '1',
+    });
+    for (let i = 0; i < 2; i++) workers.push(startWorker(workerEnv(i)));
   }, 180_000);
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
@@ -184,5 +182,63 @@ describe.skipIf(!postgres)('pipeline, scaled mode with a killed worker', () => {
     }
     expect(engineChildren.length).toBeGreaterThan(0);
     expect(engineChildren.filter(isAlive)).toEqual([]);
+  }, 240_000);
+
+  it('a worker stopped with SIGTERM hands its job back at once; it completes once', async () => {
+    // A fresh worker beside the survivor of the test above.
+    workers.push(startWorker(workerEnv(2)));
+    const before = await creatorBalance(server, user.uid);
+    const jobIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const submitted = await submitVideo(server, user, clips[i % 2] ?? Buffer.alloc(0), {
+        config: { skip_video_generation: true },
+      });
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      jobIds.push(String(submitted.body.jobId));
+    }
+    // The first worker seen transcribing is stopped as an orchestrator stops it: SIGTERM.
+    let stopped: { worker: WorkerProcess; jobId: string } | undefined;
+    const deadline = Date.now() + 120_000;
+    while (!stopped && Date.now() < deadline) {
+      const row = await db()
+        .selectFrom('jobs')
+        .select(['id', 'stage', 'lease_holder'])
+        .where('status', '=', 'processing')
+        .where('id', 'in', jobIds)
+        .executeTakeFirst();
+      const worker = workers.find((w) => row?.lease_holder?.endsWith(`:${String(w.pid)}`));
+      if (row && worker && (row.stage === 'extracting_audio' || row.stage === 'transcribing')) {
+        stopped = { worker, jobId: row.id };
+        worker.child.kill('SIGTERM');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (!stopped) throw new Error('no worker was seen transcribing');
+    const sent = Date.now();
+    // It exits by itself, cleanly, well before the 10 s after which stop() would SIGKILL it.
+    expect(await stopped.worker.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sent).toBeLessThan(10_000);
+    // Its job went back to the queue at once: no lease had to run out.
+    const given = await db()
+      .selectFrom('jobs')
+      .select(['status', 'lease_token'])
+      .where('id', '=', stopped.jobId)
+      .executeTakeFirstOrThrow();
+    expect(given.lease_token).toBeNull();
+
+    for (const jobId of jobIds) {
+      const { final } = await waitForJob(server, user, jobId, { timeoutMs: 150_000, everyMs: 250 });
+      expect(final.status, `${jobId}: ${final.error ?? ''}`).toBe('completed');
+    }
+    const ledger = await db()
+      .selectFrom('credit_ledger')
+      .select(['ref', 'reason'])
+      .where('user_id', '=', user.uid)
+      .where('kind', '=', 'creator')
+      .where('ref', 'in', jobIds)
+      .execute();
+    expect(ledger.filter((r) => r.reason === 'job_refund')).toEqual([]);
+    expect(ledger.map((r) => r.ref).sort()).toEqual([...jobIds].sort());
+    expect(await creatorBalance(server, user.uid)).toBe(before - 3);
   }, 240_000);
 });
