@@ -123,6 +123,30 @@ export default tseslint.config(
       ],
     },
   },
+  // One owner of ffmpeg and ffprobe processes: the engine's tool runner
+  // (`@riffscribe/engine/media-tools`). The server starts only its engine children itself.
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/jobs/engine-host.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^@riffscribe/web)|(apps/web)',
+              message: 'apps/server must not import apps/web.',
+            },
+            {
+              regex: '^(node:)?child_process$',
+              message:
+                'Run ffmpeg and ffprobe through runTool from @riffscribe/engine/media-tools (one owner of media processes).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -4,8 +4,7 @@ export type { EngineErrorCode };
 
 /**
  * The part of `@riffscribe/engine` the server uses, stated here so that the server depends on
- * a small, fixed surface: probeMedia, transcribe, findFfmpeg, findFfprobe, loadModels,
- * refingerSelection. The
+ * a small, fixed surface: probeMedia, transcribe, findFfmpeg, loadModels, refingerSelection. The
  * engine is loaded lazily (it brings ONNX Runtime with it), in the engine child process for
  * transcription and in the API process for probing and re-fingering (the fingering model is
  * small, 425 KiB, and answers in milliseconds; the child works one transcription at a time and
@@ -39,7 +38,7 @@ export type EngineTranscription = Transcription;
 /** The engine functions the server calls. */
 export type EngineApi = Pick<
   typeof import('@riffscribe/engine'),
-  'probeMedia' | 'transcribe' | 'findFfmpeg' | 'findFfprobe' | 'loadModels' | 'refingerSelection'
+  'probeMedia' | 'transcribe' | 'findFfmpeg' | 'loadModels' | 'refingerSelection'
 >;
 
 /** Every code of the engine's expected failures (EngineError); the compiler keeps it complete. */

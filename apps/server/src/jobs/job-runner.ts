@@ -9,7 +9,7 @@ import {
 } from '../repositories/job-leases.repository.js';
 import type { JobQueue, QueueDelivery } from '../queue/job-queue.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { loadEngine } from './engine-api.js';
+import { findFfmpeg, findFfprobe } from '@riffscribe/engine/media-tools';
 import { EngineHost } from './engine-host.js';
 import { classifyFailure } from './failures.js';
 import { generatedThumbnailKey, processJob, removeOutputs } from './job-handler.js';
@@ -181,8 +181,7 @@ export class JobRunner {
    */
   private async clearLeftovers(): Promise<void> {
     try {
-      const engine = await loadEngine();
-      const killed = killOrphanTools([engine.findFfmpeg(), engine.findFfprobe()]);
+      const killed = killOrphanTools([findFfmpeg(), findFfprobe()]);
       const removed = await removeStaleWorkFolders(tmpdir(), this.leases);
       if (killed.length > 0 || removed.length > 0) {
         this.deps.log.warn({ killed, removed }, 'cleared what a stopped worker left');
@@ -318,7 +317,7 @@ export class JobRunner {
       const outputs = await processJob(job, {
         store: this.deps.store,
         engine: host,
-        ffmpeg: async () => (await loadEngine()).findFfmpeg(),
+        ffmpeg: () => Promise.resolve(findFfmpeg()),
         report: (update) => {
           stages.enter(update.stage);
           return progress.push(update);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { MediaToolError } from './failures.js';
 import type { MediaFacts } from './engine-api.js';
-import { runTool } from './run-tool.js';
+import { EngineError, runTool } from '@riffscribe/engine/media-tools';
 
 /**
  * The worker's own ffmpeg work: a browser-safe copy of the upload and a thumbnail. Inputs are
@@ -77,6 +77,53 @@ export interface TranscodeOptions {
   copy?: boolean;
 }
 
+/** How an ffmpeg run ended, for the messages below. */
+interface Ended {
+  code: number | null;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/**
+ * Runs ffmpeg through the engine's tool runner (the one owner of ffmpeg processes: no shell,
+ * a time limit, SIGKILL on cancel, bounded stderr), with its timeout and cancellation as flags.
+ */
+async function ffmpeg(
+  binary: string,
+  args: string[],
+  options: {
+    activity: string;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    onStdout?: (chunk: Buffer) => void;
+  },
+): Promise<Ended> {
+  const { onStdout } = options;
+  try {
+    const result = await runTool(binary, args, {
+      activity: options.activity,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      ...(onStdout
+        ? {
+            onStdout: (chunk: Buffer) => {
+              onStdout(chunk);
+              return true;
+            },
+          }
+        : {}),
+    });
+    return { code: result.code, stderr: result.stderr, timedOut: false, aborted: false };
+  } catch (error) {
+    if (error instanceof EngineError && (error.code === 'timeout' || error.code === 'cancelled')) {
+      const timedOut = error.code === 'timeout';
+      return { code: null, stderr: '', timedOut, aborted: !timedOut };
+    }
+    throw error;
+  }
+}
+
 function failure(what: string, result: { code: number | null; stderr: string }): Error {
   const detail = result.stderr.trim().split('\n').at(-1) ?? '';
   if (result.code === null) {
@@ -109,7 +156,7 @@ export function videoFilter(frameRate: number | undefined): string {
 export async function transcodeForBrowser(options: TranscodeOptions): Promise<void> {
   const totalUs = Math.max(1, options.durationSeconds * 1e6);
   let pending = '';
-  const result = await runTool(
+  const result = await ffmpeg(
     options.ffmpeg,
     [
       '-nostdin',
@@ -156,6 +203,7 @@ export async function transcodeForBrowser(options: TranscodeOptions): Promise<vo
       options.output,
     ],
     {
+      activity: 'Converting the video for playback',
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       onStdout: (chunk) => {
@@ -186,7 +234,7 @@ export interface ThumbnailOptions {
 
 /** Writes a JPEG frame of the video, at most 640 pixels wide. */
 export async function makeThumbnail(options: ThumbnailOptions): Promise<void> {
-  const result = await runTool(
+  const result = await ffmpeg(
     options.ffmpeg,
     [
       '-nostdin',
@@ -211,7 +259,7 @@ export async function makeThumbnail(options: ThumbnailOptions): Promise<void> {
       '-y',
       options.output,
     ],
-    { timeoutMs: options.timeoutMs, signal: options.signal },
+    { activity: 'Making the thumbnail', timeoutMs: options.timeoutMs, signal: options.signal },
   );
   if (result.aborted) throw new Error('The thumbnail was cancelled.');
   if (result.timedOut) throw new Error('Making the thumbnail took too long.');
