@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
-import { startApp, type RunningApp } from './support/app.js';
+import { startApp, waitForLesson, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
 import { holdStatusStream, launchChromium, screenshot } from './support/browser.js';
 import { makeAudio, makeSparseFile, makeVideo, mediaDir } from './support/media.js';
@@ -249,6 +249,34 @@ describe('upload wizard against the built server', () => {
     await page.getByText('long-take.mp4', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Choose different file' }).click();
     await page.getByRole('tab', { name: 'Upload File' }).waitFor();
+    await page.close();
+  });
+
+  it('a tuning of one’s own: six open strings go with the job, and the player names them', async () => {
+    const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
+    await signIn(page, app.url, { email: 'tuner@example.test', name: 'Open Tuner' });
+    await page.getByLabel('Choose a video file').setInputFiles(ok);
+    await page.getByRole('heading', { name: 'Guitar Setup' }).waitFor();
+    await page.getByLabel('Tuning').selectOption('custom');
+    // Open C: C2 G2 C3 G3 C4 E4, low string first.
+    const strings = ['C2', 'G2', 'C3', 'G3', 'C4', 'E4'];
+    for (const [k, note] of strings.entries()) {
+      await page.getByLabel(`String ${String(6 - k)} open note`).selectOption({ label: note });
+    }
+    await page.getByRole('option', { name: 'Custom (C G C G C E)' }).waitFor({ state: 'attached' });
+    await expectAccessible(page);
+    await shootBoth(page, 'wizard-setup-custom-tuning');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { name: 'Playing Style' }).waitFor();
+    const processCall = page.waitForRequest((r) => r.url().endsWith('/api/process-video'));
+    await page.getByRole('button', { name: 'GO!' }).click();
+    const sent = (await processCall).postDataJSON() as { config: Record<string, unknown> };
+    expect(sent.config).toMatchObject({ tuning: [36, 43, 48, 55, 60, 64], tuning_name: 'Custom' });
+    // The lesson opens with the staff named from that tuning, high string on top.
+    await waitForLesson(page);
+    await expect
+      .poll(() => page.getByTestId('string-names').locator('span').allTextContents())
+      .toEqual(['e', 'C', 'G', 'C', 'G', 'C']);
     await page.close();
   });
 

@@ -6,8 +6,19 @@ import {
   type TuningPresetId,
 } from '@riffscribe/core';
 import { useId } from 'react';
-import { spellTuning } from './tuningNames';
-import { CAPO_OPTIONS, type SetupChoices } from './uploadConfig';
+import { noteWithOctave, spellTuning } from './tuningNames';
+import {
+  CAPO_OPTIONS,
+  CUSTOM_PITCH_MAX,
+  CUSTOM_PITCH_MIN,
+  type SetupChoices,
+} from './uploadConfig';
+
+/** The pitches a custom tuning's string may take, lowest first. */
+const CUSTOM_PITCHES = Array.from(
+  { length: CUSTOM_PITCH_MAX - CUSTOM_PITCH_MIN + 1 },
+  (_, i) => CUSTOM_PITCH_MIN + i,
+);
 
 const GUITAR_LABELS: Record<GuitarType, { name: string; hint: string }> = {
   acoustic: { name: 'Acoustic', hint: 'Steel strings' },
@@ -15,7 +26,7 @@ const GUITAR_LABELS: Record<GuitarType, { name: string; hint: string }> = {
   electric: { name: 'Electric', hint: 'Slim neck' },
 };
 
-/** Step 2, 'Guitar Setup': guitar type, tuning preset and capo. */
+/** Step 2, 'Guitar Setup': guitar type, tuning (a preset or six open strings of one's own) and capo. */
 export function GuitarSetupStep(props: {
   choices: SetupChoices;
   onChange: (choices: Partial<SetupChoices>) => void;
@@ -60,7 +71,7 @@ export function GuitarSetupStep(props: {
             id={tuningId}
             value={choices.tuningId}
             onChange={(event) => {
-              onChange({ tuningId: event.target.value as TuningPresetId });
+              onChange({ tuningId: event.target.value as TuningPresetId | 'custom' });
             }}
           >
             {TUNING_PRESETS.map((t) => (
@@ -68,6 +79,7 @@ export function GuitarSetupStep(props: {
                 {t.name} ({spellTuning(t.pitches)})
               </option>
             ))}
+            <option value="custom">Custom ({spellTuning(choices.customTuning)})</option>
           </select>
         </div>
         <div className="field narrow">
@@ -87,6 +99,33 @@ export function GuitarSetupStep(props: {
           </select>
         </div>
       </div>
+      {choices.tuningId === 'custom' && (
+        <fieldset className="choice-group custom-tuning">
+          <legend>Open strings, low to high</legend>
+          <div className="custom-tuning-row">
+            {choices.customTuning.map((pitch, k) => (
+              <label key={k} className="field">
+                <span>String {6 - k}</span>
+                <select
+                  aria-label={`String ${String(6 - k)} open note`}
+                  value={pitch}
+                  onChange={(event) => {
+                    const next = [...choices.customTuning];
+                    next[k] = Number(event.target.value);
+                    onChange({ customTuning: next });
+                  }}
+                >
+                  {CUSTOM_PITCHES.map((p) => (
+                    <option key={p} value={p}>
+                      {noteWithOctave(p)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
     </div>
   );
 }

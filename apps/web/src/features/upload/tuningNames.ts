@@ -14,3 +14,8 @@ export function spellTuning(pitches: readonly number[]): string {
   const names = useFlats ? FLATS : SHARPS;
   return pitches.map((p) => names[pitchClass(p)] ?? '?').join(' ');
 }
+
+/** A pitch as a guitarist reads it in a tuning chart, with its octave: 40 -> "E2", 61 -> "C#4". */
+export function noteWithOctave(midi: number): string {
+  return `${SHARPS[pitchClass(midi)] ?? '?'}${String(Math.floor(midi / 12) - 1)}`;
+}

@@ -86,9 +86,30 @@ describe('upload config', () => {
     });
   });
 
+  it('sends six open strings of the player’s own, named Custom unless they are a preset', () => {
+    // Open C (C G C G C E), not one of the presets.
+    const openC = buildUploadConfig(
+      { ...DEFAULT_CHOICES, tuningId: 'custom', customTuning: [36, 43, 48, 55, 60, 64] },
+      null,
+    );
+    expect(openC).toMatchObject({ tuning: [36, 43, 48, 55, 60, 64], tuning_name: 'Custom' });
+    // Chosen string by string but equal to Drop D: named as the preset.
+    const dropD = buildUploadConfig(
+      { ...DEFAULT_CHOICES, tuningId: 'custom', customTuning: [38, 45, 50, 55, 59, 64] },
+      null,
+    );
+    expect(dropD.tuning_name).toBe('Drop D');
+    // Whatever reaches it, six whole pitches in the offered range (B0..E5).
+    const odd = buildUploadConfig(
+      { ...DEFAULT_CHOICES, tuningId: 'custom', customTuning: [10, 45.4, 50, 200] },
+      null,
+    );
+    expect(odd.tuning).toEqual([23, 45, 50, 76, 59, 64]);
+  });
+
   it('follows the guitar type, tuning, capo and playing style', () => {
     const electric = buildUploadConfig(
-      { guitarType: 'electric', tuningId: 'drop-d', capo: 3, stemType: 'solo' },
+      { ...DEFAULT_CHOICES, guitarType: 'electric', tuningId: 'drop-d', capo: 3, stemType: 'solo' },
       null,
     );
     expect(electric).toMatchObject({
