@@ -222,6 +222,28 @@ describe('detectKey', () => {
     expect(keySpelling(null)).toBe('common');
   });
 
+  it('spells chords as the key badge is written: sharps in F# major, flats in Eb minor', () => {
+    const fSharp = { tonic: 6, mode: 'major' } as const;
+    expect(keyName(fSharp)).toBe('F# major');
+    expect(keySpelling(fSharp)).toBe('sharps');
+    // F# major's I, V7 and vi: F#, C#7, D#m (not Gb, Db7, Ebm).
+    expect(named([54, 58, 61], keySpelling(fSharp))).toBe('F#');
+    expect(named([49, 53, 56, 59], keySpelling(fSharp))).toBe('C#7');
+    expect(named([51, 54, 58], keySpelling(fSharp))).toBe('D#m');
+    const ebMinor = { tonic: 3, mode: 'minor' } as const;
+    expect(keyName(ebMinor)).toBe('Eb minor');
+    expect(keySpelling(ebMinor)).toBe('flats');
+    // Every key: a sharp in the badge means no flat in the chords, and the other way round.
+    for (let tonic = 0; tonic < 12; tonic += 1) {
+      for (const mode of ['major', 'minor'] as const) {
+        const badge = keyName({ tonic, mode }).split(' ')[0] ?? '';
+        const spelling = keySpelling({ tonic, mode });
+        if (badge.endsWith('#')) expect(spelling, badge).toBe('sharps');
+        if (badge.endsWith('b')) expect(spelling, badge).toBe('flats');
+      }
+    }
+  });
+
   it('is empty without notes', () => {
     expect(detectKey([])).toBe('');
     expect(estimateKey([])).toBeNull();

@@ -168,6 +168,11 @@ export function detectKey(notes: readonly SoundingNote[], options: KeyOptions = 
  */
 export function keySpelling(key: Key | null): Spelling {
   if (!key) return 'common';
+  // As the key's own name is written (the badge): F# major is a sharp key, Eb minor a flat one,
+  // so the chords never contradict the key shown beside them (no Gb in F# major).
+  const tonic = keyName(key).split(' ')[0] ?? '';
+  if (tonic.endsWith('#')) return 'sharps';
+  if (tonic.endsWith('b')) return 'flats';
   const major = key.mode === 'major' ? key.tonic : (key.tonic + 3) % 12;
   if ([5, 10, 3, 8, 1, 6].includes(major)) return 'flats';
   if ([7, 2, 9, 4, 11].includes(major)) return 'sharps';
