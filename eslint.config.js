@@ -21,6 +21,12 @@ const ioModules = [
   '@ffprobe-installer/*',
 ];
 
+/** apps/server never imports apps/web (in both of the server's import rules below). */
+const NO_WEB_IN_SERVER = {
+  regex: '(^@riffscribe/web)|(apps/web)',
+  message: 'apps/server must not import apps/web.',
+};
+
 export default tseslint.config(
   {
     ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/*.d.ts', 'coverage/**'],
@@ -113,12 +119,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              regex: '(^@riffscribe/web)|(apps/web)',
-              message: 'apps/server must not import apps/web.',
-            },
-          ],
+          patterns: [NO_WEB_IN_SERVER],
         },
       ],
     },
@@ -133,10 +134,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              regex: '(^@riffscribe/web)|(apps/web)',
-              message: 'apps/server must not import apps/web.',
-            },
+            NO_WEB_IN_SERVER,
             {
               regex: '^(node:)?child_process$',
               message:

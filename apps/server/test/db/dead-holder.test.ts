@@ -1,10 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Reaper } from '../../src/jobs/reaper.js';
 import { JobLeasesRepository } from '../../src/repositories/job-leases.repository.js';
-import { submitUpload } from '../support/fixtures.js';
+import { leasedJob } from '../support/fixtures.js';
 import { testDatabaseDriver } from '../support/test-database.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
 
@@ -31,18 +30,7 @@ describe(`a lease whose holder is dead (${testDatabaseDriver()})`, () => {
     await server.close();
   });
 
-  /** A queued job taken by `holder` for an hour, as a worker leases it. */
-  async function heldBy(holder: string): Promise<string> {
-    const { jobId } = await submitUpload(server, user);
-    const claimed = await leases.claim(jobId, {
-      token: randomUUID(),
-      holder,
-      seconds: 3600,
-      update: { stage: 'transcribing', progress: 9, message: 'Transcribing' },
-    });
-    expect(typeof claimed).toBe('object');
-    return jobId;
-  }
+  const heldBy = (holder: string) => leasedJob(server, user, holder);
   const status = async (jobId: string) =>
     (
       await server.ctx.database.db

@@ -13,7 +13,7 @@ import {
   removeStaleWorkFolders,
 } from '../../src/jobs/startup-cleanup.js';
 import { JobLeasesRepository } from '../../src/repositories/job-leases.repository.js';
-import { submitUpload } from '../support/fixtures.js';
+import { leasedJob } from '../support/fixtures.js';
 import { testDatabaseDriver } from '../support/test-database.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
 
@@ -94,16 +94,7 @@ describe(`working folders at start-up (${testDatabaseDriver()})`, () => {
     await server.close();
   });
 
-  async function heldBy(holder: string): Promise<string> {
-    const { jobId } = await submitUpload(server, user);
-    await leases.claim(jobId, {
-      token: randomUUID(),
-      holder,
-      seconds: 3600,
-      update: { stage: 'transcribing', progress: 9, message: 'Transcribing' },
-    });
-    return jobId;
-  }
+  const heldBy = (holder: string) => leasedJob(server, user, holder);
 
   it('removes the folders of dead holders and of finished jobs, keeps a live worker’s', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;

@@ -5,7 +5,9 @@ import {
   type SignedUploadResponse,
   plainNote,
 } from '@riffscribe/core';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { JobLeasesRepository } from '../../src/repositories/job-leases.repository.js';
 import { jobObjectKey } from '../../src/storage/keys.js';
 import { tinyVideo } from './media.js';
 import type { TestServer, TestUser } from './test-server.js';
@@ -117,4 +119,24 @@ export async function createLesson(
     if (res.status !== 200) throw new Error(`share: ${res.status} ${await res.text()}`);
   }
   return job;
+}
+
+/**
+ * A submitted job taken by `holder` ("host:pid") for an hour at the transcribing stage, as a
+ * worker leases it: for tests of what happens when that worker is gone.
+ */
+export async function leasedJob(
+  server: TestServer,
+  user: TestUser,
+  holder: string,
+): Promise<string> {
+  const { jobId } = await submitUpload(server, user);
+  const claimed = await new JobLeasesRepository(server.ctx.database.db).claim(jobId, {
+    token: randomUUID(),
+    holder,
+    seconds: 3600,
+    update: { stage: 'transcribing', progress: 9, message: 'Transcribing' },
+  });
+  if (typeof claimed !== 'object') throw new Error(`could not lease ${jobId}: ${claimed}`);
+  return jobId;
 }
