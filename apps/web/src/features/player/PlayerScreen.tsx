@@ -27,6 +27,8 @@ import { useVideoRecovery } from './playback/useVideoRecovery';
 import { useVideoState } from './playback/useVideoState';
 import { useSynth } from './synth/useSynth';
 import { reviewLoop } from './review/reviewQueue';
+import { useSession } from '../auth/useSession';
+import { ShareMenu } from './header/ShareMenu';
 import { PlayerToolbar } from './toolbar/PlayerToolbar';
 import { TunerModal } from './tuner/TunerModal';
 import { FretboardCanvas } from './ui/FretboardCanvas';
@@ -61,6 +63,7 @@ export function PlayerScreen(props: {
   const queryClient = useQueryClient();
   const content = useLessonContent(jobId, settings.tabSource);
   const meta = useLessonMeta(jobId);
+  const session = useSession();
   const { history, setHistory, index } = useLessonDoc(content.notes, content.chords);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [stem, setStem] = useState<HTMLAudioElement | null>(null);
@@ -185,6 +188,24 @@ export function PlayerScreen(props: {
         myStars={meta.myStars}
         rating={meta.rating}
         onRate={meta.rate}
+        share={
+          meta.meta && (
+            <ShareMenu
+              jobId={jobId}
+              role={session.user?.role ?? 'user'}
+              isOwner={isOwner}
+              sharedToExplore={meta.meta.sharedToExplore}
+              sharedToPersonal={meta.meta.sharedToPersonal}
+              onShare={async (flag, on) => {
+                await api.patchJob(
+                  jobId,
+                  flag === 'sharedToExplore' ? { sharedToExplore: on } : { sharedToPersonal: on },
+                );
+                await queryClient.invalidateQueries({ queryKey: ['job-meta', jobId] });
+              }}
+            />
+          )
+        }
         rename={
           meta.canEdit && meta.meta
             ? {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Stars } from '../../../ui/Stars';
 import { RenameField } from '../../my-videos/RenameField';
 import { RatePopup } from './RatePopup';
@@ -23,6 +24,8 @@ export function PlayerHeader(props: {
     fileName: string;
     onSave: (name: string | null) => Promise<unknown>;
   } | null;
+  /** The share menu, at the right of the stats. */
+  share?: ReactNode;
 }) {
   const { name, ownerHandle, opens, viewers } = props;
   return (
@@ -49,6 +52,7 @@ export function PlayerHeader(props: {
         {props.canRate && (
           <RatePopup mine={props.myStars} busy={props.rating} onRate={props.onRate} />
         )}
+        {props.share}
       </div>
     </header>
   );

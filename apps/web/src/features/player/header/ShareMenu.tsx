@@ -1,0 +1,190 @@
+import { isPrivileged, type Role } from '@riffscribe/core';
+import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { Dialog } from '../../../ui/Dialog';
+import { UpgradeRequest } from '../../credits/UpgradeRequest';
+import { Popover } from '../toolbar/Popover';
+
+type ShareFlag = 'sharedToExplore' | 'sharedToPersonal';
+
+/** How long 'Copy share link' shows its confirmation (spec section 4, Share toggles). */
+const COPIED_MS = 2000;
+
+/** The address a lesson is shared at. */
+export function shareLink(jobId: string, origin = window.location.origin): string {
+  return `${origin}/lesson/${encodeURIComponent(jobId)}`;
+}
+
+/**
+ * The player's share menu (spec section 4, Share menu): Share to Explore and Share to Personal
+ * flip the lesson's flags (owner only), Copy share link copies its address with a 2 s
+ * confirmation, and the Pro-only actions (Share to Personal, Export video with tabs) are shown
+ * locked with a PRO badge for a free user, opening the Upgrade to Pro dialog.
+ */
+export function ShareMenu(props: {
+  jobId: string;
+  role: Role;
+  isOwner: boolean;
+  sharedToExplore: boolean;
+  sharedToPersonal: boolean;
+  /** Flips one of the owner's flags; rejects with a message the menu shows. */
+  onShare: (flag: ShareFlag, on: boolean) => Promise<void>;
+}) {
+  const { jobId, role, isOwner } = props;
+  const pro = isPrivileged(role);
+  const [copied, setCopied] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [upgrade, setUpgrade] = useState(false);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => {
+      setCopied(false);
+    }, COPIED_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [copied]);
+
+  // The switches move at once (an override until the server's answer is in the props); a
+  // refused change drops the override, so they show the stored value, with the reason.
+  const [override, setOverride] = useState<Partial<Record<ShareFlag, boolean>>>({});
+  const shown = (flag: ShareFlag) => override[flag] ?? props[flag];
+  const flip = async (flag: ShareFlag, on: boolean) => {
+    setBusy(true);
+    setError(null);
+    setOverride((o) => ({ ...o, [flag]: on }));
+    try {
+      await props.onShare(flag, on);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The change could not be saved. Please try again.');
+    } finally {
+      setOverride((o) => ({ ...o, [flag]: undefined }));
+      setBusy(false);
+    }
+  };
+  const copy = async () => {
+    setError(null);
+    try {
+      await navigator.clipboard.writeText(shareLink(jobId));
+      setCopied(true);
+    } catch {
+      setError(`Copy this link: ${shareLink(jobId)}`);
+    }
+  };
+  const locked = (label: string) => (
+    <button
+      type="button"
+      className="lp-menu-item lp-share-locked"
+      onClick={() => {
+        setUpgrade(true);
+      }}
+    >
+      <span>{label}</span>
+      <span className="pro-badge" aria-label="Pro feature">
+        PRO
+      </span>
+    </button>
+  );
+
+  return (
+    <>
+      <Popover
+        label="Share"
+        align="right"
+        role="dialog"
+        button={<span className="lp-tool-label">Share</span>}
+        nameFromContent
+      >
+        {() => (
+          <div className="lp-share">
+            {isOwner && (
+              <label className="lp-menu-item lp-share-toggle">
+                <span>Share to Explore</span>
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={shown('sharedToExplore')}
+                  disabled={busy}
+                  onChange={(e) => void flip('sharedToExplore', e.target.checked)}
+                />
+              </label>
+            )}
+            <button type="button" className="lp-menu-item" onClick={() => void copy()}>
+              <span>Copy share link</span>
+              {copied && (
+                <span className="lp-share-done" role="status">
+                  Link copied
+                </span>
+              )}
+            </button>
+            {isOwner &&
+              (pro ? (
+                <label className="lp-menu-item lp-share-toggle">
+                  <span>Share to Personal</span>
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={shown('sharedToPersonal')}
+                    disabled={busy}
+                    onChange={(e) => void flip('sharedToPersonal', e.target.checked)}
+                  />
+                </label>
+              ) : (
+                locked('Share to Personal')
+              ))}
+            {isOwner &&
+              (pro ? (
+                <button
+                  type="button"
+                  className="lp-menu-item"
+                  disabled
+                  title="Video export is not available yet."
+                >
+                  <span>Export video with tabs</span>
+                  <span className="muted">Not available yet</span>
+                </button>
+              ) : (
+                locked('Export video with tabs')
+              ))}
+            {error && (
+              <p className="lp-share-error" role="alert">
+                {error}
+              </p>
+            )}
+          </div>
+        )}
+      </Popover>
+      {/* In the page's body: the header's nowrap stats row must not lay out the dialog. */}
+      {createPortal(
+        <Dialog
+          open={upgrade}
+          title="Upgrade to Pro"
+          onClose={() => {
+            setUpgrade(false);
+          }}
+          actions={
+            <button
+              type="button"
+              className="button ghost"
+              onClick={() => {
+                setUpgrade(false);
+              }}
+            >
+              Close
+            </button>
+          }
+        >
+          <p>
+            Pro adds 10 creation credits a month, export of videos with the tabs overlaid, sharing
+            to your personal page and priority support.
+          </p>
+          {/* Mounted per opening: a request sent earlier shows as under review, with its date. */}
+          {upgrade && <UpgradeRequest role={role} />}
+        </Dialog>,
+        document.body,
+      )}
+    </>
+  );
+}

@@ -1,0 +1,108 @@
+import { rmSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from './support/auth.js';
+import { launchChromium } from './support/browser.js';
+import { editLesson } from './support/editor.js';
+import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
+import { makeVideo, mediaDir } from './support/media.js';
+import { openLesson } from './support/player.js';
+import { DESKTOP, shootBoth } from './support/shots.js';
+
+/**
+ * Issue 14, item 1: the player's share menu (spec section 4, Share menu, Share toggles, Pro-only
+ * actions, Upgrade dialog) for a free owner and for a pilot, against the real server.
+ */
+describe('the share menu in the player', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let work: string;
+  let video: string;
+
+  beforeAll(async () => {
+    work = mediaDir();
+    video = makeVideo(work, 'share.mp4', 6, { sound: 'tone' });
+    server = await startServerWithWeb({ PILOT_EMAILS: 'pia@example.test' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** A signed-in owner's page on a lesson of their own, with clipboard access. */
+  async function ownerPage(email: string, name: string) {
+    const context: BrowserContext = await browser.newContext({
+      viewport: DESKTOP,
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const page = await context.newPage();
+    await signIn(page, server.url, { email, name });
+    const owner = await userByEmail(server, email);
+    const jobId = await seedLesson(server, owner, { ...editLesson(), video, duration: 6 });
+    await openLesson(page, server.url, jobId);
+    return { context, page, jobId, owner };
+  }
+  const meta = async (jobId: string, token: string) =>
+    (await (await server.request('GET', `/api/job-meta?jobId=${jobId}`, { token })).json()) as {
+      sharedToExplore: boolean;
+      sharedToPersonal: boolean;
+    };
+  const openMenu = async (page: Page) => {
+    await page.getByRole('button', { name: 'Share' }).click();
+    return page.getByRole('dialog', { name: 'Share' });
+  };
+
+  it('a free owner shares to Explore, copies the link, and meets the PRO locks', async () => {
+    const { context, page, jobId, owner } = await ownerPage('fred@example.test', 'Free Fred');
+    try {
+      const menu = await openMenu(page);
+      await shootBoth(page, 'player-share-menu-free');
+
+      // Share to Explore flips the lesson's flag on the server.
+      await menu.getByRole('switch', { name: 'Share to Explore' }).check();
+      await expect.poll(async () => (await meta(jobId, owner.token)).sharedToExplore).toBe(true);
+
+      // Copy share link: the lesson's address in the clipboard, a confirmation for 2 s.
+      await menu.getByRole('button', { name: 'Copy share link' }).click();
+      await menu.getByRole('status').filter({ hasText: 'Link copied' }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+        `${server.url}/lesson/${jobId}`,
+      );
+      await menu.getByText('Link copied').waitFor({ state: 'detached', timeout: 4000 });
+
+      // The Pro-only actions are locked with a PRO badge and open the upgrade dialog.
+      expect(await menu.getByRole('switch', { name: 'Share to Personal' }).count()).toBe(0);
+      await menu.getByRole('button', { name: /Share to Personal.*PRO|Share to Personal/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Upgrade to Pro' });
+      await dialog.waitFor();
+      await shootBoth(page, 'player-upgrade-dialog');
+      await dialog.getByRole('button', { name: 'Request Pro upgrade' }).click();
+      await dialog.getByText('Request Submitted!').waitFor();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      // A second try finds the request pending, with its date.
+      const again = await openMenu(page);
+      await again.getByRole('button', { name: /Export video with tabs/ }).click();
+      await dialog.getByText('Request Under Review').waitFor();
+      await dialog.getByText(/Upgrade requested on /).waitFor();
+      expect((await meta(jobId, owner.token)).sharedToPersonal).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a pilot shares to Personal from the same menu', async () => {
+    const { context, page, jobId, owner } = await ownerPage('pia@example.test', 'Pilot Pia');
+    try {
+      const menu = await openMenu(page);
+      expect(await menu.getByText('PRO').count()).toBe(0);
+      await menu.getByRole('switch', { name: 'Share to Personal' }).check();
+      await expect.poll(async () => (await meta(jobId, owner.token)).sharedToPersonal).toBe(true);
+      await shootBoth(page, 'player-share-menu-pilot');
+    } finally {
+      await context.close();
+    }
+  });
+});
