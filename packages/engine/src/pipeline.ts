@@ -84,12 +84,6 @@ export interface LessonNoteOptions {
   place?: (detected: readonly DetectedNote[]) => TabNote[] | Promise<TabNote[]>;
   /** Called before the tab and the techniques stages (progress, cancellation). */
   onStage?: (stage: 'assigning_tabs' | 'detecting_techniques') => void;
-  /**
-   * Let go of the note and onset posteriorgrams once the notes are extracted (the pipeline: the
-   * later stages read only the contours), so a long video's peak memory does not hold them
-   * through the tab and technique stages. Not for a caller that reuses `output` (the eval).
-   */
-  releasePosteriorgrams?: boolean;
 }
 
 /**
@@ -157,10 +151,6 @@ export async function lessonNotes(
   const detected = output
     ? extractNotes(output, defaultNoteOptions(setup, config)).filter((n) => n.time < lastStart)
     : [];
-  if (output && options.releasePosteriorgrams === true) {
-    output.frames.length = 0;
-    output.onsets.length = 0;
-  }
   options.onStage?.('assigning_tabs');
   const tab = options.place ? await options.place(detected) : await placeNotes(detected, config);
   options.onStage?.('detecting_techniques');
@@ -276,7 +266,6 @@ async function finishTranscription(
   const duration = audio.length / SAMPLE_RATE;
   const silent = output === null;
   const { detected, notes } = await lessonNotes(output, audio, config, {
-    releasePosteriorgrams: true,
     onStage: (stage) => {
       throwIfAborted(signal);
       report(stage);

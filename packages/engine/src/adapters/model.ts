@@ -230,15 +230,11 @@ export class ModelStream {
       return out;
     };
     this.contourStore?.limit(nFrames);
-    const output = {
+    return {
       frames: rows((b) => b.frames, NOTE_BINS),
       onsets: rows((b) => b.onsets, NOTE_BINS),
       contours: this.contourStore ?? rows((b) => b.contours, CONTOUR_BINS),
     };
-    // The rows are the only holders of the batches' buffers from now on: whoever lets go of the
-    // rows frees them, even while this stream object is still in scope.
-    this.blocks.length = 0;
-    return output;
   }
 
   private append(samples: Float32Array): void {
