@@ -13,9 +13,12 @@ import type {
 } from '@riffscribe/core';
 // context.ts augments fastify's types; the module must be part of this program for that.
 import type {} from 'fastify';
-import { accessTokenKey, issueAccessToken } from '../src/auth/tokens.js';
+import { SessionsRepository } from '../src/auth/sessions.repository.js';
+import { ACCESS_TOKEN_TTL_SECONDS, accessTokenKey, issueAccessToken } from '../src/auth/tokens.js';
+import type { User } from '../src/repositories/users.repository.js';
 import { AccountService } from '../src/services/account.service.js';
-import { makeClip, readClip } from '../test/pipeline/support/clips.js';
+import { fixtureFile } from '@riffscribe/engine';
+import { ffmpeg } from '../test/pipeline/support/clips.js';
 import { startWorker, type WorkerProcess } from '../test/pipeline/support/workers.js';
 import { freePort, reachable } from '../test/support/net.js';
 import {
@@ -49,6 +52,7 @@ import {
 const SERVER_ROOT = path.resolve(import.meta.dirname, '../../..');
 const REPO_ROOT = path.resolve(SERVER_ROOT, '../..');
 const MAIN = path.join(SERVER_ROOT, 'dist/main.js');
+const GUITAR_WAV = fixtureFile(REPO_ROOT, 'guitarset/00_BN1-129-Eb_comp_mic.wav');
 const RESULTS = path.join(SERVER_ROOT, 'bench-results/soak-latest.json');
 
 const { values: args } = parseArgs({
@@ -70,10 +74,10 @@ const KILL_EVERY_MS = args['kill-every-seconds']
   ? Number(args['kill-every-seconds']) * 1000
   : DURATION_MS / 4;
 const DRAIN_MS = Number(args['drain-seconds']) * 1000;
-/** RSS is measured from the end of the warm-up: a minute, or a tenth of a shorter run. */
+/** RSS is measured from the end of the warm-up: a tenth of the run, 20 s to a minute. */
 const WARMUP_MS = args['warmup-seconds']
   ? Number(args['warmup-seconds']) * 1000
-  : Math.min(60_000, DURATION_MS / 10);
+  : Math.min(60_000, Math.max(20_000, DURATION_MS / 10));
 /** Every n-th job of a user also makes the browser video (video.mp4); the others skip it. */
 const VIDEO_EVERY = Number(args['video-every']);
 const LEASE_SECONDS = Number(args['lease-seconds']);
@@ -207,7 +211,7 @@ async function main(): Promise<void> {
     pilotEmails: [],
     signupCredits: { creator: CREDITS, view: CREDITS },
   });
-  const users = [];
+  const users: User[] = [];
   for (let i = 0; i < USERS; i++) {
     users.push(
       await accounts.signIn({
@@ -219,10 +223,20 @@ async function main(): Promise<void> {
     );
   }
 
+  // Real MP4s (H.264 + AAC) of 4-8 s: a generated picture, the GuitarSet recording as sound.
+  // (The tests' makeClip finds the recording from its source folder, not from a build.)
   const clips = await Promise.all(
-    CLIP_SECONDS.map(async (seconds, i) =>
-      readClip(await makeClip(dir, `clip-${String(i)}.mp4`, { seconds, offset: (i * 4) % 18 })),
-    ),
+    CLIP_SECONDS.map(async (seconds, i) => {
+      const file = path.join(dir, `clip-${String(i)}.mp4`);
+      await ffmpeg([
+        ...['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25'],
+        ...['-stream_loop', '-1', '-ss', String((i * 4) % 18), '-i', GUITAR_WAV],
+        ...['-map', '0:v', '-map', '1:a', '-t', String(seconds)],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+        ...['-c:a', 'aac', '-b:a', '96k', '-movflags', '+faststart', '-f', 'mp4', '-y', file],
+      ]);
+      return readFileSync(file);
+    }),
   );
 
   const sharedEnv = {
@@ -265,12 +279,26 @@ async function main(): Promise<void> {
   });
 
   let workerSeq = 0;
-  const startOneWorker = () =>
-    startWorker({
-      ...sharedEnv,
-      DATA_DIR: path.join(dir, `worker-${String(workerSeq++)}`),
-      WORKER_CONCURRENCY: '1',
+  /** Workers this script killed on purpose; any other exit before the teardown is reported. */
+  const killedOnPurpose = new Set<number>();
+  const unexpectedExits: string[] = [];
+  const startOneWorker = () => {
+    const worker = startWorker(
+      {
+        ...sharedEnv,
+        DATA_DIR: path.join(dir, `worker-${String(workerSeq++)}`),
+        WORKER_CONCURRENCY: '1',
+      },
+      path.join(SERVER_ROOT, 'dist'),
+    );
+    void worker.exited.then(({ code, signal }) => {
+      if (stopped() || killedOnPurpose.has(worker.pid)) return;
+      const line = `worker ${String(worker.pid)} exited by itself (code ${String(code)}, signal ${String(signal)})`;
+      unexpectedExits.push(line);
+      console.error(`soak: ${line}:\n${worker.output().slice(-3000)}`);
     });
+    return worker;
+  };
   for (let i = 0; i < WORKERS; i++) teardown.workers.push(startOneWorker());
 
   const bootAt = Date.now();
@@ -285,15 +313,36 @@ async function main(): Promise<void> {
     await sleep(200);
   }
 
-  const tokens = await Promise.all(
-    users.map((user) =>
-      issueAccessToken(accessTokenKey(secret), url, {
-        uid: user.uid,
-        email: user.email,
-        role: user.role,
-        sid: randomUUID(),
-      }),
-    ),
+  // A live session per user behind its tokens (the API refuses tokens without one), and a new
+  // access token at half its lifetime, as the web app renews it.
+  const sessions = new SessionsRepository(db);
+  const sids = users.map(() => randomUUID());
+  for (const [u, user] of users.entries()) {
+    await sessions.insert({
+      id: sids[u] ?? '',
+      userId: user.uid,
+      expiresAt: new Date(Date.now() + 24 * 3600_000),
+    });
+  }
+  const issueTokens = () =>
+    Promise.all(
+      users.map((user, u) =>
+        issueAccessToken(accessTokenKey(secret), url, {
+          uid: user.uid,
+          email: user.email,
+          role: user.role,
+          sid: sids[u] ?? '',
+        }),
+      ),
+    );
+  let tokens = await issueTokens();
+  const renewTokens = setInterval(
+    () => {
+      void issueTokens().then((fresh) => {
+        tokens = fresh;
+      });
+    },
+    (ACCESS_TOKEN_TTL_SECONDS * 1000) / 2,
   );
 
   const counters: Counters = { requests: {}, errors: {}, errorSamples: [] };
@@ -495,22 +544,29 @@ async function main(): Promise<void> {
     while (next < endAt && !stopped()) {
       while (Date.now() < next && !stopped()) await sleep(250);
       if (stopped()) return;
-      // Prefer a worker in the middle of a job: that is the case that could lose or double-charge.
-      const running = await db
-        .selectFrom('jobs')
-        .select(['id', 'lease_holder'])
-        .where('status', '=', 'processing')
-        .execute()
-        .catch(() => []);
-      const alive = teardown.workers.filter(
-        (w) => w.child.exitCode === null && w.child.signalCode === null,
-      );
-      const busy = alive.find((w) =>
-        running.some((r) => r.lease_holder?.endsWith(`:${String(w.pid)}`)),
-      );
-      const victim = busy ?? alive[kills.length % Math.max(1, alive.length)];
+      // Prefer a worker in the middle of a job (that is the case that could lose a job or charge
+      // it twice): wait up to 30 s for one to be seen holding a job, else kill an idle one.
+      const alive = () =>
+        teardown.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+      const holderOf = (w: WorkerProcess, rows: { id: string; lease_holder: string | null }[]) =>
+        rows.find((r) => r.lease_holder?.endsWith(`:${String(w.pid)}`));
+      let running: { id: string; lease_holder: string | null }[] = [];
+      let busy: WorkerProcess | undefined;
+      const waitUntil = Date.now() + 30_000;
+      while (!busy && Date.now() < waitUntil && !stopped()) {
+        running = await db
+          .selectFrom('jobs')
+          .select(['id', 'lease_holder'])
+          .where('status', '=', 'processing')
+          .execute()
+          .catch(() => []);
+        busy = alive().find((w) => holderOf(w, running));
+        if (!busy) await sleep(100);
+      }
+      const victim = busy ?? alive()[kills.length % Math.max(1, alive().length)];
       if (victim) {
-        const held = running.find((r) => r.lease_holder?.endsWith(`:${String(victim.pid)}`));
+        const held = holderOf(victim, running);
+        killedOnPurpose.add(victim.pid);
         victim.child.kill('SIGKILL');
         await victim.exited;
         teardown.workers = teardown.workers.filter((w) => w !== victim);
@@ -556,6 +612,7 @@ async function main(): Promise<void> {
   );
   const drainSeconds = (Date.now() - trafficEnded) / 1000;
   clearInterval(sampler);
+  clearInterval(renewTokens);
   const rssEnd = rssBytes(serverPid);
   const rssAtStart = rss.start ?? rssSamples[0]?.bytes ?? null;
   const rssPeak = Math.max(...rssSamples.map((r) => r.bytes));
@@ -665,6 +722,7 @@ async function main(): Promise<void> {
     requestErrors: counters.errors,
     requestErrorSamples: counters.errorSamples,
     serverExit: exit.server,
+    unexpectedWorkerExits: unexpectedExits,
     targets: Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, verdict(v)])),
     result: verdict(pass),
   };
