@@ -563,6 +563,8 @@ async function main(): Promise<void> {
         busy = alive().find((w) => holderOf(w, running));
         if (!busy) await sleep(100);
       }
+      // Ctrl-C while waiting: the teardown owns the workers now; start none.
+      if (stopped()) return;
       const victim = busy ?? alive()[kills.length % Math.max(1, alive().length)];
       if (victim) {
         const held = holderOf(victim, running);
@@ -599,6 +601,8 @@ async function main(): Promise<void> {
   }, 60_000);
 
   await Promise.all([...users.map((_, u) => userLoop(u)), killer()]);
+  // Ctrl-C: the SIGINT handler tears down and exits; no figures from a cut run.
+  if (stopped()) return;
   clearInterval(progress);
   const trafficEnded = Date.now();
   log(`traffic over; draining (up to ${String(DRAIN_MS / 1000)} s) until every job has ended`);
