@@ -16,9 +16,15 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a standalone worker with `env` on top of a minimal environment. */
-export function startWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [path.join(SERVER_DIST, 'worker.js')], {
+/**
+ * Starts a standalone worker with `env` on top of a minimal environment. `serverDist`: where the
+ * compiled server is, for callers that run from a build themselves (the soak script).
+ */
+export function startWorker(
+  env: Record<string, string>,
+  serverDist: string = SERVER_DIST,
+): WorkerProcess {
+  const child = spawn(process.execPath, [path.join(serverDist, 'worker.js')], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
