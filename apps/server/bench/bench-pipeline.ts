@@ -13,6 +13,7 @@ import {
 import { findFfmpeg, fixtureFile } from '@riffscribe/engine';
 // context.ts augments fastify's types; the module must be part of this program for that.
 import type {} from 'fastify';
+import { SessionsRepository } from '../src/auth/sessions.repository.js';
 import { accessTokenKey, issueAccessToken } from '../src/auth/tokens.js';
 import { openDatabase } from '../src/db/database.js';
 import { AccountService } from '../src/services/account.service.js';
@@ -95,6 +96,14 @@ async function main(): Promise<void> {
       pilotEmails: [],
       signupCredits: { creator: JOBS + GO_RUNS, view: 0 },
     }).signIn({ issuer: 'bench', subject: randomUUID(), email: 'bench@example.test', name: null });
+    // A live session behind the bench's token, as signing in makes (the API refuses a token
+    // whose session is not live).
+    const sid = randomUUID();
+    await new SessionsRepository(database.db).insert({
+      id: sid,
+      userId: user.uid,
+      expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
+    });
     await database.close();
 
     const makeClip = (file: string, seconds: number) =>
@@ -165,7 +174,7 @@ async function main(): Promise<void> {
       uid: user.uid,
       email: user.email,
       role: user.role,
-      sid: randomUUID(),
+      sid,
     });
     const api = (pathAndQuery: string, init: { method?: string; json?: unknown } = {}) =>
       fetch(`${url}${pathAndQuery}`, {
