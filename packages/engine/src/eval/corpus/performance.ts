@@ -93,7 +93,7 @@ export function vibratoAt(v: VibratoShape | undefined, tau: number): number {
   return v.shape === 'centred' ? depth * Math.sin(phase) : depth * (1 - Math.cos(phase));
 }
 
-/** A strum as played: its notes and whether the shape rings an open string (fret 0). */
+/** A strum as played: its notes and whether it is an open chord (see `strum`). */
 export interface Strum {
   notes: PlayedNote[];
   open: boolean;
@@ -208,7 +208,8 @@ export class Performance {
         velocity: (opts.velocity ?? 0.7) * (0.85 + 0.3 * this.random()),
       }),
     );
-    this.strums.push({ notes, open: order.some((x) => x.f === 0) });
+    // An open chord: a full shape (four strings or more) that rings an open string.
+    this.strums.push({ notes, open: order.length >= 4 && order.some((x) => x.f === 0) });
     return notes;
   }
 
