@@ -320,4 +320,10 @@ async function main() {
   log(`wrote ${out}`);
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  // Expected failures (no FluidSynth, a bad option) read as one sentence, not a stack trace.
+  process.stderr.write(`eval: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}

@@ -50,10 +50,11 @@ function present(): FluidSynthSetup | null {
     : null;
 }
 
-const CANNOT =
+const cannot = (why: string) =>
   `The SoundFont corpus needs Debian's ${PACKAGES.join(' and ')}, and they could not be ` +
-  `installed here. Install them (as root: apt-get install -y ${PACKAGES.join(' ')}) and run ` +
-  `the eval again, or leave the SoundFont corpus out (npm run eval -- --corpus string-model,real).`;
+  `installed here (${why}). Install them (as root: apt-get install -y ${PACKAGES.join(' ')}) ` +
+  `and run the eval again, or leave the SoundFont corpus out ` +
+  `(npm run eval -- --corpus string-model,real).`;
 
 /**
  * FluidSynth and the GM SoundFont, installed with `apt-get install -y` when missing (said on
@@ -65,7 +66,8 @@ export async function ensureFluidSynth(progress: (line: string) => void): Promis
   const found = present();
   if (found) return found;
   const apt = onPath('apt-get');
-  if (apt === undefined || process.getuid?.() !== 0) throw new Error(CANNOT);
+  if (apt === undefined) throw new Error(cannot('no apt-get on PATH'));
+  if (process.getuid?.() !== 0) throw new Error(cannot('apt-get needs root'));
   progress(
     `The SoundFont corpus needs ${PACKAGES.join(' and ')}: installing them with apt-get install -y ...`,
   );
@@ -79,7 +81,8 @@ export async function ensureFluidSynth(progress: (line: string) => void): Promis
     result = await install();
   }
   const after = present();
-  if (after === null) throw new Error(`${CANNOT}\napt-get said: ${result.stderr.slice(-800)}`);
+  if (after === null)
+    throw new Error(cannot(`apt-get install failed: ${result.stderr.trim().slice(-600)}`));
   progress(`Installed ${PACKAGES.join(' and ')}.`);
   return after;
 }
