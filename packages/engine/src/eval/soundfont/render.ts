@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { findFfmpeg } from '../../adapters/binaries.js';
+import { findFfmpeg, onPath } from '../../adapters/binaries.js';
 import { decodeAudio } from '../../adapters/media.js';
 import { runTool } from '../../adapters/process.js';
 import { midiFileBytes } from './midi-file.js';
@@ -28,19 +28,6 @@ const LEVEL = 0.5;
 export interface FluidSynthSetup {
   fluidsynth: string;
   soundfont: string;
-}
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!path.isAbsolute(dir)) continue;
-    const file = path.join(dir, name);
-    try {
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 function present(): FluidSynthSetup | null {
