@@ -184,7 +184,7 @@ describe('techniqueScores', () => {
     ];
     const s = techniqueScores(truthNotes, truthNotes);
     const present = TECHNIQUES.filter((t) => s[t].truePositives > 0);
-    expect(present).toEqual(['bend', 'vibrato', 'hammer_on', 'mute']);
+    expect(present).toEqual(['bend', 'vibrato', 'vibrato_big', 'hammer_on', 'mute']);
     for (const t of present) expect(s[t].f1).toBe(1);
     expect(s.hammer_on.truePositives).toBe(2);
     // No occurrences on either side: all counts 0, and 0 scores (metrics.ts's convention).

@@ -20,7 +20,8 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function onPath(name: string): string | undefined {
+/** Absolute path of an executable `name` in a PATH directory, or undefined. */
+export function onPath(name: string): string | undefined {
   const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d));
   for (const dir of dirs) {
     const candidate = path.join(dir, name);

@@ -47,6 +47,11 @@ export interface ClipTruth {
   /** A second chord reference (GuitarSet: the lead sheet), reported alongside. */
   leadSheetChords: ChordSpan[] | null;
   key: string | null;
+  /**
+   * The true notes of strummed open chords (with or without a capo), for strum note recall, or
+   * null when the clip's truth does not mark strums.
+   */
+  openStrumNotes: PlacedNote[] | null;
 }
 
 /** Root+quality, root+third and root-only chord accuracy, time-weighted. */
@@ -61,6 +66,8 @@ export interface ClipResult {
   source: 'dataset' | 'corpus';
   durationSeconds: number;
   runSeconds: number;
+  /** The clip's capo (frets). */
+  capo: number;
   note: Scores;
   noteWithOffsets: Scores;
   tab: Scores;
@@ -84,6 +91,11 @@ export interface ClipResult {
   techniques: Record<string, TechniqueCounts> | null;
   /** The review queue (doubtful notes) as a detector of the wrong notes. */
   review: ReviewCounts;
+  /**
+   * The notes of strummed open chords against all the pipeline's notes (the note rule): only
+   * the recall means something. Null when the truth marks no strums.
+   */
+  openStrum: Scores | null;
 }
 
 function chordScores(reference: readonly ChordSpan[], estimate: readonly ChordSpan[]): ChordScores {
@@ -181,6 +193,7 @@ export async function evaluateClip(
       source: truth.source,
       durationSeconds: truth.audio.length / SAMPLE_RATE,
       runSeconds,
+      capo: truth.config.capo,
       note: noteScores(truth.notes, estimate),
       noteWithOffsets: noteScores(truth.notes, estimate, { withOffsets: true }),
       tab: tabScores(truth.notes, estimate),
@@ -196,6 +209,10 @@ export async function evaluateClip(
       },
       techniques,
       review: reviewCounts(truth.notes, estimate),
+      openStrum:
+        truth.openStrumNotes && truth.openStrumNotes.length > 0
+          ? noteScores(truth.openStrumNotes, estimate)
+          : null,
     },
   };
 }

@@ -22,11 +22,21 @@ export interface Summary {
   tab: Scores;
   fingering: { accuracy: number; correct: number; total: number };
   chordsPipeline: ChordAccuracy | null;
+  /** The pipeline's chords, root only. */
+  chordsPipelineRoot: ChordAccuracy | null;
   chordsTrueNotes: ChordAccuracy | null;
   keysPipeline: { correct: number; judged: number };
   keysTrueNotes: { correct: number; judged: number };
   techniques: Record<string, TechniqueCounts> | null;
   review: ReviewCounts;
+  /** Strummed open-chord notes found (recall is what counts), all clips and capo clips only. */
+  openStrum: Scores | null;
+  openStrumCapo: Scores | null;
+}
+
+function combineOptional(list: readonly (Scores | null)[]): Scores | null {
+  const present = list.filter((x): x is Scores => x !== null);
+  return present.length === 0 ? null : combineScores(present);
 }
 
 export function summarise(results: readonly ClipResult[]): Summary {
@@ -47,6 +57,10 @@ export function summarise(results: readonly ClipResult[]): Summary {
       withChords.length === 0
         ? null
         : combineChordAccuracy(withChords.map((r) => r.chords?.pipeline.quality ?? zeroChords)),
+    chordsPipelineRoot:
+      withChords.length === 0
+        ? null
+        : combineChordAccuracy(withChords.map((r) => r.chords?.pipeline.root ?? zeroChords)),
     chordsTrueNotes:
       withChords.length === 0
         ? null
@@ -61,6 +75,8 @@ export function summarise(results: readonly ClipResult[]): Summary {
     },
     techniques: techniques.length === 0 ? null : combineTechniqueScores(techniques),
     review: combineReviewCounts(results.map((r) => r.review)),
+    openStrum: combineOptional(results.map((r) => r.openStrum)),
+    openStrumCapo: combineOptional(results.filter((r) => r.capo > 0).map((r) => r.openStrum)),
   };
 }
 
@@ -200,6 +216,63 @@ export function techniqueTable(scores: Readonly<Record<string, TechniqueCounts>>
 }
 
 /**
+ * Corpora side by side (one column each, '-' where a corpus has nothing to score): clips, note
+ * and tab scores, chord root and root+quality accuracy, strummed open-chord note recall, then
+ * F1 with precision/recall and the number of true occurrences for each technique.
+ */
+export function comparisonTable(
+  columns: readonly { label: string; summary: Summary | null }[],
+): string {
+  const cell = (f: (s: Summary) => string | null) =>
+    columns.map((c) => (c.summary === null ? '-' : (f(c.summary) ?? '-')));
+  const rows: string[][] = [
+    ['', ...columns.map((c) => c.label)],
+    ['clips', ...cell((s) => String(s.clips))],
+    ['true notes', ...cell((s) => String(s.note.reference))],
+    ['note P', ...cell((s) => f3(s.note.precision))],
+    ['note R', ...cell((s) => f3(s.note.recall))],
+    ['note F1', ...cell((s) => f3(s.note.f1))],
+    ['tab F1', ...cell((s) => f3(s.tab.f1))],
+    [
+      'chord root',
+      ...cell((s) => (s.chordsPipelineRoot ? f3(s.chordsPipelineRoot.accuracy) : null)),
+    ],
+    [
+      'chord root+quality',
+      ...cell((s) => (s.chordsPipeline ? f3(s.chordsPipeline.accuracy) : null)),
+    ],
+    [
+      'open-chord strum note R',
+      ...cell((s) =>
+        s.openStrum ? `${f3(s.openStrum.recall)} (n${s.openStrum.reference})` : null,
+      ),
+    ],
+    [
+      '  with a capo',
+      ...cell((s) =>
+        s.openStrumCapo ? `${f3(s.openStrumCapo.recall)} (n${s.openStrumCapo.reference})` : null,
+      ),
+    ],
+  ];
+  const names = new Set<string>();
+  for (const c of columns)
+    for (const name of Object.keys(c.summary?.techniques ?? {})) names.add(name);
+  for (const name of names) {
+    rows.push([
+      `${name} F1 (P/R n)`,
+      ...cell((s) => {
+        const t = s.techniques?.[name];
+        if (t === undefined) return null;
+        const n = (t.truePositives ?? 0) + (t.falseNegatives ?? 0);
+        if (n === 0 && (t.falsePositives ?? 0) === 0) return null;
+        return `${f3(t.f1)} (${t.precision.toFixed(2)}/${t.recall.toFixed(2)} n${n})`;
+      }),
+    ]);
+  }
+  return table(rows);
+}
+
+/**
  * The review queue as a detector of wrong notes, one row per confidence threshold: precision
  * (doubtful notes that are wrong), recall (wrong notes that are doubtful), the share of notes
  * flagged. The row of DOUBTFUL_CONFIDENCE (what the player uses) is starred.
@@ -229,5 +302,7 @@ export const FOOTNOTES = [
   '* s/f acc: string/fret accuracy when the tab stage is given the true pitches and times.',
   '** chords: time-weighted root+quality accuracy of the pipeline where the truth has chords (GuitarSet: the performed chords).',
   '*** chords true: the same with the true notes given to the chord stage.',
+  'open-chord strum note R: the notes of strummed chord shapes of four strings or more with an open string (with or without a capo) found by the note rule.',
+  'technique F1 (P/R n): notes matched by onset (50 ms) and pitch, dead notes by onset; n = true occurrences (eval/corpus/technique-metrics.ts).',
   'review queue: a pitched note is wrong when no true note has its string and fret with an onset within 50 ms (wrong pitch, string or fret, or spurious); * marks the player threshold.',
 ];

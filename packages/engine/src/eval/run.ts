@@ -6,7 +6,7 @@ import { defaultUploadConfig } from '@riffscribe/core';
 import { decodeAudio } from '../adapters/media.js';
 import { ENGINE_VERSION } from '../pipeline.js';
 import { SAMPLE_RATE } from '../units.js';
-import { buildCorpus, type CorpusItem } from './corpus/corpus.js';
+import { buildCorpusItem, CORPUS_ITEM_NAMES, type CorpusItem } from './corpus/corpus.js';
 import { techniqueScores } from './corpus/technique-metrics.js';
 import { discoverDatasets, findDatasetsRoot, readJams, readTabJson } from './datasets.js';
 import {
@@ -16,10 +16,12 @@ import {
   type ClipTruth,
   type TechniqueScorer,
 } from './evaluate.js';
-import type { TechniqueCounts } from './metrics.js';
+import { soundfontRecipes, soundfontScore, type SoundfontPart } from './soundfont/recipes.js';
+import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
 import {
   FOOTNOTES,
   chordDetailTable,
+  comparisonTable,
   reviewTable,
   clipTable,
   summarise,
@@ -28,22 +30,43 @@ import {
 } from './report.js';
 
 /**
- * `npm run eval` (packages/engine): the whole engine on
- *  - the real annotated recordings in packages/engine/fixtures/datasets (or the collection
- *    RIFFSCRIBE_DATASETS names): .tab.json notes, JAMS chords and key;
- *  - the project's own rendered corpus (eval/corpus), whose answers include every technique;
- * and prints and writes as JSON (default packages/engine/eval-results/latest.json, --out FILE):
- * note precision/recall/F1, note F1 with offsets, tab F1, string/fret accuracy with the true
- * pitches, chord accuracy, key, and per-technique precision/recall/F1 on the corpus.
+ * `npm run eval` (packages/engine): the whole engine on four corpora, each printed with its clip
+ * table, per-technique table and summary, then side by side:
+ *  - `string-model`: the project's own corpus rendered by a physical string model (eval/corpus);
+ *  - `soundfont-tuned` and `soundfont-held`: the SoundFont corpus (eval/soundfont), the same kind
+ *    of seeded tabs with exact answers played by FluidSynth's General MIDI guitars through a room,
+ *    noise and a lossy codec. The held part is never used to choose a constant (recipes.ts);
+ *  - `real`: the annotated recordings in packages/engine/fixtures/datasets (or the collection
+ *    RIFFSCRIBE_DATASETS names): .tab.json notes, JAMS chords and key (no technique answers).
+ * Figures: note precision/recall/F1, note F1 with offsets, tab F1, string/fret accuracy with the
+ * true pitches, chord root and root+quality accuracy, key, strummed open-chord note recall, and
+ * per-technique precision/recall/F1. Everything is also written as JSON (default
+ * packages/engine/eval-results/latest.json, --out FILE).
  *
- *   npm run eval -- [--out FILE] [--only real|corpus]
+ *   npm run eval -- [--out FILE] [--corpus NAME[,NAME...]] [--item NAME]...
+ *
+ * `--corpus` takes string-model, soundfont-tuned, soundfont-held, soundfont (both parts), real
+ * (default: all); `--only real|corpus` is the older spelling of `--corpus real|string-model`.
+ * `--item` keeps only the named clips (repeatable). The SoundFont corpus needs Debian's
+ * fluidsynth and fluid-soundfont-gm and installs them with apt-get when missing; its WAVs are
+ * cached in packages/engine/eval-cache/soundfont (gitignored), so reruns do not render again.
  *
  * Settings of the engine were chosen on general grounds and on constructed or rendered material;
- * the real recordings are measured here, never tuned against.
+ * the real recordings and the SoundFont held part are measured here, never tuned against.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
+const soundfontCache = path.join(repoRoot, 'packages/engine/eval-cache/soundfont');
+
+const CORPORA = ['string-model', 'soundfont-tuned', 'soundfont-held', 'real'] as const;
+type CorpusName = (typeof CORPORA)[number];
+const LABELS: Record<CorpusName, string> = {
+  'string-model': 'string model',
+  'soundfont-tuned': 'SoundFont tuned',
+  'soundfont-held': 'SoundFont held',
+  real: 'real excerpts',
+};
 
 const log = (line = '') => {
   process.stdout.write(`${line}\n`);
@@ -71,23 +94,68 @@ async function datasetClips(root: string): Promise<ClipTruth[]> {
           ? jams.leadSheetChords
           : null,
       key: jams?.key ?? null,
+      openStrumNotes: null,
     });
   }
   return out;
 }
 
-function corpusClip(item: CorpusItem): ClipTruth {
+function corpusClip(item: Omit<CorpusItem, 'audio'>, audio: Float32Array): ClipTruth {
   return {
     name: item.name,
     source: 'corpus',
-    audio: item.audio,
+    audio,
     config: item.config,
     notes: placedNotes(item.notes, item.config),
     noteEvents: item.notes,
     chords: item.chords.length > 0 ? item.chords : null,
     leadSheetChords: null,
     key: item.key === '' ? null : item.key,
+    openStrumNotes: item.openStrumNotes,
   };
+}
+
+async function soundfontClips(
+  part: SoundfontPart,
+  keep: (name: string) => boolean,
+): Promise<ClipTruth[]> {
+  const recipes = soundfontRecipes(part).filter((r) => keep(r.name));
+  if (recipes.length === 0) return [];
+  const setup = await ensureFluidSynth(progress);
+  const out: ClipTruth[] = [];
+  let rendered = 0;
+  const started = performance.now();
+  for (const r of recipes) {
+    const score = soundfontScore(r);
+    const { audio, cached } = await renderSoundfontItem(score, setup, soundfontCache);
+    if (!cached) rendered++;
+    out.push(corpusClip(score.truth, audio));
+  }
+  progress(
+    `  SoundFont ${part}: ${recipes.length} clips, ${rendered} rendered, ` +
+      `${recipes.length - rendered} from the cache (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  return out;
+}
+
+async function clipsOf(
+  corpus: CorpusName,
+  datasetsRoot: string,
+  keep: (name: string) => boolean,
+): Promise<ClipTruth[]> {
+  switch (corpus) {
+    case 'string-model':
+      return CORPUS_ITEM_NAMES.filter(keep).map((name) => {
+        const item = buildCorpusItem(name);
+        return corpusClip(item, item.audio);
+      });
+    case 'soundfont-tuned':
+      return soundfontClips('tuned', keep);
+    case 'soundfont-held':
+      return soundfontClips('held', keep);
+    case 'real':
+      return (await datasetClips(datasetsRoot)).filter((c) => keep(c.name));
+  }
 }
 
 async function runClips(
@@ -112,23 +180,61 @@ async function runClips(
 
 function printSummaryLine(label: string, s: Summary) {
   const chords = s.chordsPipeline ? s.chordsPipeline.accuracy.toFixed(3) : '-';
+  const root = s.chordsPipelineRoot ? s.chordsPipelineRoot.accuracy.toFixed(3) : '-';
   const chordsTrue = s.chordsTrueNotes ? s.chordsTrueNotes.accuracy.toFixed(3) : '-';
+  const strum = s.openStrum ? s.openStrum.recall.toFixed(3) : '-';
   log(
     `${label}: note F1 ${s.note.f1.toFixed(3)}, note F1 with offsets ${s.noteWithOffsets.f1.toFixed(3)}, ` +
       `tab F1 ${s.tab.f1.toFixed(3)}, string/fret accuracy (true pitches) ${s.fingering.accuracy.toFixed(3)}, ` +
-      `chord accuracy ${chords} (true notes ${chordsTrue}), key ${s.keysPipeline.correct}/${s.keysPipeline.judged} right ` +
+      `chord root ${root}, chord accuracy ${chords} (true notes ${chordsTrue}), ` +
+      `open-chord strum note recall ${strum}, key ${s.keysPipeline.correct}/${s.keysPipeline.judged} right ` +
       `(true notes ${s.keysTrueNotes.correct}/${s.keysTrueNotes.judged})`,
   );
 }
 
-async function main() {
-  const { values } = parseArgs({
-    options: { out: { type: 'string' }, only: { type: 'string' } },
-  });
-  const only = values.only;
-  if (only !== undefined && only !== 'real' && only !== 'corpus') {
-    throw new Error('--only takes "real" or "corpus".');
+function selectedCorpora(corpus: string | undefined, only: string | undefined): CorpusName[] {
+  if (only !== undefined) {
+    if (only === 'real') return ['real'];
+    if (only === 'corpus') return ['string-model'];
+    throw new Error('--only takes "real" or "corpus" (or use --corpus).');
   }
+  if (corpus === undefined) return [...CORPORA];
+  const wanted = new Set<CorpusName>();
+  for (const name of corpus.split(',').map((x) => x.trim())) {
+    if (name === 'soundfont') {
+      wanted.add('soundfont-tuned');
+      wanted.add('soundfont-held');
+    } else if ((CORPORA as readonly string[]).includes(name)) wanted.add(name as CorpusName);
+    else
+      throw new Error(
+        `--corpus takes ${CORPORA.join(', ')} or soundfont (both parts), comma-separated; got "${name}".`,
+      );
+  }
+  // Always in the order of CORPORA, so that tables line up from run to run.
+  return CORPORA.filter((c) => wanted.has(c));
+}
+
+interface CorpusRun {
+  corpus: CorpusName;
+  results: ClipResult[];
+  errors: { name: string; error: string }[];
+  summary: Summary | null;
+  seconds: number;
+}
+
+async function main() {
+  const started = performance.now();
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' },
+      only: { type: 'string' },
+      corpus: { type: 'string' },
+      item: { type: 'string', multiple: true },
+    },
+  });
+  const corpora = selectedCorpora(values.corpus, values.only);
+  const items = values.item ?? [];
+  const keep = (name: string) => items.length === 0 || items.includes(name);
   const datasetsRoot = findDatasetsRoot(repoRoot);
   const out = path.resolve(
     values.out ?? path.join(repoRoot, 'packages/engine/eval-results/latest.json'),
@@ -138,61 +244,58 @@ async function main() {
   log(`Riffscribe engine evaluation (engine ${ENGINE_VERSION})`);
   log();
 
-  // Real recordings.
-  let real: { results: ClipResult[]; errors: { name: string; error: string }[] } = {
-    results: [],
-    errors: [],
-  };
-  if (only !== 'corpus') {
-    progress(`Real recordings from ${datasetsRoot}:`);
-    const clips = await datasetClips(datasetsRoot);
-    if (clips.length === 0) notices.push(`No annotated recordings found in ${datasetsRoot}.`);
-    real = await runClips(clips, null);
-    log(`Real recordings (${datasetsRoot})`);
-    log(clipTable(real.results, 'all real recordings'));
+  const runs: CorpusRun[] = [];
+  for (const corpus of corpora) {
+    const t0 = performance.now();
+    progress(`${LABELS[corpus]}${corpus === 'real' ? ` from ${datasetsRoot}` : ''}:`);
+    const clips = await clipsOf(corpus, datasetsRoot, keep);
+    if (clips.length === 0) {
+      notices.push(
+        corpus === 'real'
+          ? `No annotated recordings found in ${datasetsRoot}.`
+          : `No clips in ${LABELS[corpus]}.`,
+      );
+    }
+    const { results, errors } = await runClips(clips, corpus === 'real' ? null : techniqueScores);
+    const summary = results.length > 0 ? summarise(results) : null;
+    runs.push({ corpus, results, errors, summary, seconds: (performance.now() - t0) / 1000 });
+    log(
+      corpus === 'real'
+        ? `Real excerpts (${datasetsRoot})`
+        : `${LABELS[corpus]} corpus (exact answers)`,
+    );
+    log(clipTable(results, `all ${LABELS[corpus]}`));
     log();
+    if (summary?.techniques) {
+      log(`Per-technique scores, ${LABELS[corpus]} (whole pipeline; counts summed over clips)`);
+      log(techniqueTable(summary.techniques));
+      log();
+    }
   }
 
-  // Own rendered corpus.
-  let corpus: typeof real = { results: [], errors: [] };
-  if (only !== 'real') {
-    const items = buildCorpus();
-    progress(`Own rendered corpus (${items.length} clips):`);
-    corpus = await runClips(items.map(corpusClip), techniqueScores);
-    log('Own rendered corpus (eval/corpus, exact answers)');
-    log(clipTable(corpus.results, 'whole corpus'));
-    log();
-  }
-
-  const all = [...real.results, ...corpus.results];
+  const all = runs.flatMap((r) => r.results);
   if (all.some((r) => r.chords)) {
     log('Chord accuracy (time-weighted) by strictness');
     log(chordDetailTable(all));
     log();
   }
-  const realSummary = real.results.length > 0 ? summarise(real.results) : null;
-  const corpusSummary = corpus.results.length > 0 ? summarise(corpus.results) : null;
-  const techniques: Record<string, TechniqueCounts> | null = corpusSummary?.techniques ?? null;
-  if (techniques) {
-    log('Per-technique scores on the own corpus (whole pipeline; counts summed over clips)');
-    log(techniqueTable(techniques));
+  for (const r of runs) {
+    if (!r.summary || (r.corpus !== 'string-model' && r.corpus !== 'real')) continue;
+    log(`Review queue, ${LABELS[r.corpus]}: doubtful notes as a detector of wrong notes`);
+    log(reviewTable(r.summary.review));
     log();
   }
-  if (corpusSummary) {
-    log('Review queue on the own corpus: doubtful notes as a detector of wrong notes');
-    log(reviewTable(corpusSummary.review));
-    log();
-  }
-  if (realSummary) {
-    log('Review queue on the real recordings');
-    log(reviewTable(realSummary.review));
-    log();
-  }
-  if (realSummary) printSummaryLine('Real recordings', realSummary);
-  if (corpusSummary) printSummaryLine('Own corpus', corpusSummary);
+  log('Corpora side by side');
+  log(comparisonTable(runs.map((r) => ({ label: LABELS[r.corpus], summary: r.summary }))));
+  log();
+  for (const r of runs) if (r.summary) printSummaryLine(LABELS[r.corpus], r.summary);
   for (const line of FOOTNOTES) log(line);
-  for (const e of [...real.errors, ...corpus.errors]) notices.push(`${e.name} failed: ${e.error}`);
+  for (const r of runs) for (const e of r.errors) notices.push(`${e.name} failed: ${e.error}`);
   for (const n of notices) log(`NOTE: ${n}`);
+  const total = (performance.now() - started) / 1000;
+  log(
+    `eval took ${total.toFixed(0)} s (${runs.map((r) => `${LABELS[r.corpus]} ${r.seconds.toFixed(0)} s`).join(', ')})`,
+  );
 
   await mkdir(path.dirname(out), { recursive: true });
   await writeFile(
@@ -202,8 +305,12 @@ async function main() {
         generatedBy: 'npm run eval',
         engineVersion: ENGINE_VERSION,
         datasets: datasetsRoot,
-        real: { summary: realSummary, clips: real.results, errors: real.errors },
-        corpus: { summary: corpusSummary, clips: corpus.results, errors: corpus.errors },
+        corpora: Object.fromEntries(
+          runs.map((r) => [
+            r.corpus,
+            { summary: r.summary, clips: r.results, errors: r.errors, seconds: r.seconds },
+          ]),
+        ),
         notices,
       },
       null,
@@ -213,4 +320,10 @@ async function main() {
   log(`wrote ${out}`);
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  // Expected failures (no FluidSynth, a bad option) read as one sentence, not a stack trace.
+  process.stderr.write(`eval: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}

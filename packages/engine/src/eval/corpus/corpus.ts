@@ -9,7 +9,7 @@ import {
 } from '@riffscribe/core';
 import { parseChord } from './chords.js';
 import { Performance } from './performance.js';
-import { PHRASES, type PhraseContext, type PhraseKind } from './phrases.js';
+import { PHRASES, type PhraseContext, type PhraseKind, type PhraseWriter } from './phrases.js';
 import { seededRandom } from '../random.js';
 import { renderPerformance, TIMBRES } from './render.js';
 
@@ -46,19 +46,11 @@ export interface CorpusItem {
   chords: ChordEvent[];
   /** The key, for example "Eb major" or "E minor". */
   key: string;
+  /** The true notes of strums of shapes that ring an open string (strum note recall). */
+  openStrumNotes: StrumNote[];
 }
 
-interface Recipe {
-  name: string;
-  seed: number;
-  guitar: GuitarType;
-  tuning: TuningPresetId;
-  capo: number;
-  key: string;
-  bpm: number;
-  seconds: number;
-  mix: Partial<Record<PhraseKind, number>>;
-  progression?: readonly string[];
+interface Recipe extends PhraseRecipe<PhraseKind> {
   drive?: number;
 }
 
@@ -280,10 +272,38 @@ const NOISE_FLOOR = 10 ** (-55 / 20);
 const MAJOR = [0, 2, 4, 5, 7, 9, 11];
 const MINOR = [0, 2, 3, 5, 7, 8, 10];
 
+/** A true strummed note (pitch, string and fret) for strum note recall. */
+export type StrumNote = ReturnType<Performance['strumTruth']>[number];
+
 /** A corpus item's answers and settings, without its audio. */
 export type CorpusTruth = Omit<CorpusItem, 'audio'> & { seconds: number };
 
-function perform(recipe: Recipe): {
+/** What a seeded phrase recipe needs, whatever renders it (string model or SoundFont). */
+export interface PhraseRecipe<K extends string> {
+  name: string;
+  seed: number;
+  guitar: GuitarType;
+  tuning: TuningPresetId;
+  capo: number;
+  key: string;
+  bpm: number;
+  seconds: number;
+  mix: Partial<Record<K, number>>;
+  progression?: readonly string[];
+}
+
+/**
+ * Plays a recipe: seeded phrase writers chosen by the recipe's weights fill the clip, from a hand
+ * position near the key's tonic. Returns the performance (for rendering), its answers and the
+ * generator (rendering goes on drawing from it). `extra` sets the strum spread and chord voicings.
+ */
+export function performRecipe<K extends string>(
+  recipe: PhraseRecipe<K>,
+  phrases: Record<K, PhraseWriter>,
+  extra:
+    | Pick<PhraseContext, 'spread' | 'voicing'>
+    | ((perf: Performance) => Pick<PhraseContext, 'spread' | 'voicing'>) = {},
+): {
   truth: CorpusTruth;
   perf: Performance;
   random: () => number;
@@ -311,14 +331,17 @@ function perform(recipe: Recipe): {
     chordIndex: 0,
     position: positions[0] ?? 0,
     deadline: recipe.seconds - 0.4,
+    ...(typeof extra === 'function' ? extra(perf) : extra),
   };
-  const kinds = Object.entries(recipe.mix) as [PhraseKind, number][];
+  const kinds = Object.entries(recipe.mix) as [K, number][];
+  const first = kinds[0];
+  if (first === undefined) throw new Error(`recipe ${recipe.name} has no phrase kinds`);
   const total = kinds.reduce((s, [, w]) => s + w, 0);
   let t = 0.3;
   while (t < recipe.seconds - 2.2) {
     if (random() < 0.25) context.position = positions[Math.floor(random() * positions.length)] ?? 0;
     let u = random() * total;
-    let kind: PhraseKind = kinds[0]?.[0] ?? 'pick';
+    let kind: K = first[0];
     for (const [k, w] of kinds) {
       u -= w;
       if (u < 0) {
@@ -326,7 +349,7 @@ function perform(recipe: Recipe): {
         break;
       }
     }
-    t = PHRASES[kind](context, t);
+    t = phrases[kind](context, t);
   }
   const config: UploadConfig = {
     ...defaultUploadConfig(recipe.guitar),
@@ -340,9 +363,14 @@ function perform(recipe: Recipe): {
     notes: perf.truth(),
     chords: perf.chords.map((c) => ({ ...c })),
     key: recipe.key,
+    openStrumNotes: perf.strumTruth(true),
     seconds: perf.end + 0.4,
   };
   return { truth, perf, random };
+}
+
+function perform(recipe: Recipe) {
+  return performRecipe(recipe, PHRASES);
 }
 
 function build(recipe: Recipe): CorpusItem {

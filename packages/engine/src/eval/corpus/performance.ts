@@ -71,7 +71,8 @@ export interface PickOptions {
   vibrato?: VibratoShape;
 }
 
-const smooth = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
+/** Smoothstep 0..1 (the shape of a bend's rise and a slide's glide). */
+export const smooth = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 
 /** Semitones of bend at `tau` seconds into a note. */
 export function bendAt(bend: BendShape | undefined, tau: number): number {
@@ -82,7 +83,8 @@ export function bendAt(bend: BendShape | undefined, tau: number): number {
   return v;
 }
 
-function vibratoAt(v: VibratoShape | undefined, tau: number): number {
+/** Semitones of vibrato at `tau` seconds into a note. */
+export function vibratoAt(v: VibratoShape | undefined, tau: number): number {
   if (v === undefined || tau < v.delay) return 0;
   const x = tau - v.delay;
   // The player eases into the vibrato over about a tenth of a second.
@@ -91,9 +93,16 @@ function vibratoAt(v: VibratoShape | undefined, tau: number): number {
   return v.shape === 'centred' ? depth * Math.sin(phase) : depth * (1 - Math.cos(phase));
 }
 
+/** A strum as played: its notes and whether it is an open chord (see `strum`). */
+export interface Strum {
+  notes: PlayedNote[];
+  open: boolean;
+}
+
 export class Performance {
   readonly notes: PlayedNote[] = [];
   readonly chords: ChordEvent[] = [];
+  readonly strums: Strum[] = [];
 
   constructor(
     readonly tuning: Tuning,
@@ -194,11 +203,38 @@ export class Performance {
       .filter((x): x is { f: number; string: number } => x.f !== null);
     if (opts.up === true) order.reverse();
     const spread = opts.spread ?? 0.012;
-    return order.map((x, k) =>
+    const notes = order.map((x, k) =>
       this.pick(x.string, x.f, time + k * spread, duration - k * spread, {
         velocity: (opts.velocity ?? 0.7) * (0.85 + 0.3 * this.random()),
       }),
     );
+    // An open chord: a full shape (four strings or more) that rings an open string.
+    this.strums.push({ notes, open: order.length >= 4 && order.some((x) => x.f === 0) });
+    return notes;
+  }
+
+  /**
+   * The true notes of the strums (all, or only those of shapes that ring an open string), with
+   * pitches, strings and frets, times rounded as in `truth()`: for strum note recall.
+   */
+  strumTruth(openOnly: boolean): {
+    time: number;
+    endTime: number;
+    pitch: number;
+    string: number;
+    fret: number;
+  }[] {
+    return this.strums
+      .filter((s) => !openOnly || s.open)
+      .flatMap((s) => s.notes)
+      .map((n) => ({
+        time: round(n.start),
+        endTime: round(n.end),
+        pitch: this.pitchOf(n.string, n.fret),
+        string: n.string,
+        fret: n.fret,
+      }))
+      .sort((a, b) => a.time - b.time || b.string - a.string);
   }
 
   /** The answer for a chord sounding from `time` to `end`. */

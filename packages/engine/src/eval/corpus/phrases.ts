@@ -30,22 +30,29 @@ export interface PhraseContext {
   position: number;
   /** Phrases that could run long (strumming) stop before this time, seconds. */
   deadline: number;
+  /** Seconds between neighbouring strings of a strum, low and high (default 6-25 ms). */
+  spread?: readonly [number, number];
+  /** Frets low string to high string for a sounding chord name (default chords.ts's voicing). */
+  voicing?: (name: string) => (number | null)[];
 }
+
+/** A phrase writer: plays from `t` and returns when the next phrase may begin. */
+export type PhraseWriter = (c: PhraseContext, t: number) => number;
 
 const mod12 = (v: number) => ((v % 12) + 12) % 12;
 
-function pick<T>(r: Random, xs: readonly T[]): T {
+export function pick<T>(r: Random, xs: readonly T[]): T {
   const v = xs[Math.floor(r() * xs.length)];
   if (v === undefined) throw new Error('empty choice');
   return v;
 }
 
-function inScale(c: PhraseContext, string: number, fret: number): boolean {
+export function inScale(c: PhraseContext, string: number, fret: number): boolean {
   return c.scale.includes(mod12(c.perf.pitchOf(string, fret)));
 }
 
 /** A scale fret on `string` inside the current hand position, or null. */
-function scaleFret(c: PhraseContext, string: number, lo = 0, hi = 4): number | null {
+export function scaleFret(c: PhraseContext, string: number, lo = 0, hi = 4): number | null {
   const frets: number[] = [];
   for (let f = Math.max(0, c.position + lo); f <= Math.min(20, c.position + hi); f++)
     if (inScale(c, string, f)) frets.push(f);
@@ -61,7 +68,7 @@ function leadString(c: PhraseContext, strings: readonly number[]): [number, numb
   return [pick(c.random, strings), c.position];
 }
 
-function vibrato(c: PhraseContext, delay: number): NonNullable<PlayedNote['vibrato']> {
+export function vibrato(c: PhraseContext, delay: number): NonNullable<PlayedNote['vibrato']> {
   const big = c.random() < 0.5;
   return {
     kind: big ? 'big' : 'small',
@@ -72,7 +79,7 @@ function vibrato(c: PhraseContext, delay: number): NonNullable<PlayedNote['vibra
   };
 }
 
-function velocity(c: PhraseContext): number {
+export function velocity(c: PhraseContext): number {
   return between(c.random, 0.55, 0.95);
 }
 
@@ -138,7 +145,7 @@ function vibratoPhrase(c: PhraseContext, t: number): number {
 }
 
 /** The next fret up (or down) on a string within `reach` frets that is in the scale. */
-function legatoTarget(
+export function legatoTarget(
   c: PhraseContext,
   s: number,
   f: number,
@@ -231,7 +238,7 @@ function chordPhrase(c: PhraseContext, t: number): number {
   const name = c.progression[c.chordIndex % c.progression.length];
   c.chordIndex++;
   if (name === undefined) return pickPhrase(c, t);
-  const frets = voicing(name, c.perf.tuning, c.perf.capo);
+  const frets = c.voicing ? c.voicing(name) : voicing(name, c.perf.tuning, c.perf.capo);
   const strums = pick(c.random, [1, 2, 2, 3, 4]);
   const start = t;
   let up = false;
@@ -241,7 +248,7 @@ function chordPhrase(c: PhraseContext, t: number): number {
     const ring = last ? between(c.random, 0.6, 1.2) : d;
     c.perf.strum(frets, t, ring, {
       up,
-      spread: between(c.random, 0.006, 0.025),
+      spread: between(c.random, c.spread?.[0] ?? 0.006, c.spread?.[1] ?? 0.025),
       velocity: velocity(c),
     });
     up = !up && c.random() < 0.5;
@@ -252,7 +259,7 @@ function chordPhrase(c: PhraseContext, t: number): number {
   return t + between(c.random, 0.02, 0.1);
 }
 
-export const PHRASES: Record<PhraseKind, (c: PhraseContext, t: number) => number> = {
+export const PHRASES: Record<PhraseKind, PhraseWriter> = {
   pick: pickPhrase,
   bend: bendPhrase,
   vibrato: vibratoPhrase,

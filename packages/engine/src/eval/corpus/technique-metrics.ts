@@ -19,14 +19,30 @@ import {
  *
  * Then each technique is counted per occurrence: a slide, hammer-on or pull-off once per side of a
  * note that carries it (leading and trailing are separate occurrences, so the two notes of a
- * hammer-on give two), a bend, a vibrato or a mute once per note. An occurrence on a matched pair
- * is a true positive when both notes carry it; an occurrence on only the predicted note, or on an
- * unmatched predicted note, is a false positive; on only the true note, a false negative.
+ * hammer-on give two), a bend, a release, a vibrato (of any depth, and of each depth) or a mute
+ * once per note. An occurrence on a matched pair is a true positive when both notes carry it; an
+ * occurrence on only the predicted note, or on an unmatched predicted note, is a false positive;
+ * on only the true note, a false negative.
  * Precision, recall and F1 come from those counts by metrics.ts's `scores` (0 where a denominator
  * is 0, so a technique with no occurrences on either side scores 0, with all three counts 0).
  */
 
-export const TECHNIQUES = ['bend', 'vibrato', 'slide', 'hammer_on', 'pull_off', 'mute'] as const;
+/**
+ * `release` is a bend let down again (release_to_fret set); `vibrato` counts a vibrato of any
+ * depth, `vibrato_small` and `vibrato_big` only one of that depth (a small vibrato reported as big
+ * is a miss of vibrato_small and a false alarm of vibrato_big, but a hit of vibrato).
+ */
+export const TECHNIQUES = [
+  'bend',
+  'release',
+  'vibrato',
+  'vibrato_small',
+  'vibrato_big',
+  'slide',
+  'hammer_on',
+  'pull_off',
+  'mute',
+] as const;
 export type Technique = (typeof TECHNIQUES)[number];
 
 /** Onset tolerance of the match, seconds (the usual transcription criterion). */
@@ -48,7 +64,10 @@ function occurrences(n: NoteEvent): Record<Technique, number[]> {
   const pitched = !n.mute;
   return {
     bend: [pitched && n.bend_to_fret !== null ? 1 : 0],
+    release: [pitched && n.bend_to_fret !== null && n.release_to_fret !== null ? 1 : 0],
     vibrato: [pitched && n.vibrato !== '' ? 1 : 0],
+    vibrato_small: [pitched && n.vibrato === 'small' ? 1 : 0],
+    vibrato_big: [pitched && n.vibrato === 'big' ? 1 : 0],
     slide: [n.leading_slide ? 1 : 0, n.trailing_slide ? 1 : 0],
     hammer_on: [n.leading_hammer_on ? 1 : 0, n.trailing_hammer_on ? 1 : 0],
     pull_off: [n.leading_pull_off ? 1 : 0, n.trailing_pull_off ? 1 : 0],
