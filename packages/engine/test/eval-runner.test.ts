@@ -117,19 +117,21 @@ describe('npm run eval', () => {
       expect(result.stdout).toContain('synthetic/chords');
       expect(result.stdout).toContain('note F1');
       const report = JSON.parse(readFileSync(out, 'utf8')) as {
-        real: {
-          summary: { note: { reference: number } };
-          clips: {
-            name: string;
-            fingering: { total: number; accuracy: number };
-            chords: { trueNotes: { quality: { accuracy: number } } } | null;
-            key: { truth: string; trueNotes: string };
-          }[];
+        corpora: {
+          real: {
+            summary: { note: { reference: number } };
+            clips: {
+              name: string;
+              fingering: { total: number; accuracy: number };
+              chords: { trueNotes: { quality: { accuracy: number } } } | null;
+              key: { truth: string; trueNotes: string };
+            }[];
+          };
         };
       };
-      const clip = report.real.clips[0];
+      const clip = report.corpora.real.clips[0];
       expect(clip?.name).toBe('synthetic/chords');
-      expect(report.real.summary.note.reference).toBe(6);
+      expect(report.corpora.real.summary.note.reference).toBe(6);
       expect(clip?.fingering.total).toBe(6);
       expect(clip?.fingering.accuracy).toBe(1);
       expect(clip?.chords?.trueNotes.quality.accuracy).toBe(1);
