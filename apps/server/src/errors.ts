@@ -65,6 +65,10 @@ const OUTAGE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // Up but unable to store anything: a read-only server or transaction, a full disk, an I/O fault.
+  '25006',
+  '53100',
+  '58030',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -81,7 +85,8 @@ const OUTAGE_MESSAGES = [
 
 /**
  * Whether `error` says the database could not be reached (a server down or restarting, a cut
- * connection, a full pool), as opposed to a fault in a query: the first is a 503 the client may
+ * connection, a full pool) or cannot store anything right now (read-only, disk full, I/O fault),
+ * as opposed to a fault in a query: the first is a 503 the client may
  * retry, the second a 500.
  */
 export function isDatabaseOutage(error: unknown): boolean {

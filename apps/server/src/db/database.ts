@@ -6,6 +6,7 @@ import pg from 'pg';
 import { SCHEMA_NAME } from '../config.js';
 import { initial } from './migrations/0001-initial.js';
 import { jobLeases } from './migrations/0002-job-leases.js';
+import { healthProbe } from './migrations/0003-health-probe.js';
 import { ConnectionLock, PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 
@@ -21,6 +22,8 @@ export interface Database {
   /** Runs one SQL text (possibly several statements when there are no parameters). */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   ping(): Promise<void>;
+  /** Commits a one-row write: fails when the database answers but cannot store anything. */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,12 @@ export type DatabaseOptions =
   | { driver: 'pglite'; dataDir: string | null };
 
 const migrations: MigrationProvider = {
-  getMigrations: () => Promise.resolve({ '0001-initial': initial, '0002-job-leases': jobLeases }),
+  getMigrations: () =>
+    Promise.resolve({
+      '0001-initial': initial,
+      '0002-job-leases': jobLeases,
+      '0003-health-probe': healthProbe,
+    }),
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -96,6 +104,9 @@ function openPostgres(options: { url: string; searchPath?: string; poolSize?: nu
     async ping() {
       await sql`select 1`.execute(db);
     },
+    async probeWrite() {
+      await sql`update health_probe set checked_at = now() where id = 1`.execute(db);
+    },
     async close() {
       await db.destroy();
     },
@@ -154,6 +165,9 @@ async function openPglite(dataDir: string | null): Promise<Database> {
     },
     async ping() {
       await sql`select 1`.execute(db);
+    },
+    async probeWrite() {
+      await sql`update health_probe set checked_at = now() where id = 1`.execute(db);
     },
     async close() {
       await db.destroy();

@@ -6,6 +6,8 @@ function failure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+class NotWritable extends Error {}
+
 /**
  * GET /api/health: database, storage and queue readiness; 503 when any part is down. Anyone may
  * call it (load balancers, uptime checks), so a failure is named, not described: the details
@@ -23,11 +25,27 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): voi
           return { ok: true };
         } catch (error) {
           request.log.warn({ part, reason: failure(error) }, 'health check failed');
-          return { ok: false, error: `The ${part} is not answering.` };
+          return {
+            ok: false,
+            error:
+              error instanceof NotWritable
+                ? `The ${part} answers but cannot store anything.`
+                : `The ${part} is not answering.`,
+          };
         }
       };
       const [database, storage, queue] = await Promise.all([
-        check('database', () => ctx.database.ping(), ''),
+        check(
+          'database',
+          async () => {
+            await ctx.database.ping();
+            // Reads alone say nothing of a read-only or full disk: commit one small write.
+            await ctx.database.probeWrite().catch((error: unknown) => {
+              throw new NotWritable(failure(error));
+            });
+          },
+          '',
+        ),
         check('storage', () => ctx.store.ping(), ''),
         check(
           'job queue',

@@ -27,7 +27,7 @@ export interface TestDatabase {
 export async function openTestDatabase(
   driver: TestDatabaseDriver = testDatabaseDriver(),
   /** PostgreSQL only: where the server's pool connects (a proxy in front of the test server). */
-  options: { connectUrl?: string } = {},
+  options: { connectUrl?: string; poolSize?: number } = {},
 ): Promise<TestDatabase> {
   if (driver === 'pglite') {
     const database = await openDatabase({ driver: 'pglite', dataDir: null });
@@ -53,6 +53,7 @@ export async function openTestDatabase(
     driver: 'postgres',
     url: options.connectUrl ?? TEST_POSTGRES_URL,
     searchPath: schema,
+    ...(options.poolSize ? { poolSize: options.poolSize } : {}),
   });
   return {
     database,
