@@ -11,6 +11,8 @@ import { JobQueue } from './queue/job-queue.js';
 import { createObjectStore } from './storage/create-store.js';
 import { UploadSweeper } from './storage/upload-sweeper.js';
 
+const SHUTDOWN_GRACE_MS = 25_000;
+
 /** Starts the server with the configuration from the environment (see the README's table). */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -63,10 +65,15 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    // An orchestrator waits about 30 s before SIGKILL: leave before that, whatever still runs.
+    setTimeout(() => {
+      app.log.warn('requests still running after 25 s; exiting without them');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     reaper?.stop();
-    await sweeper.stop();
-    await runner?.stop();
-    await app.close();
+    // At once: no new connections, requests under way finish (open status streams end), and
+    // the job being processed goes back to the queue for the next worker or the next start.
+    await Promise.all([app.close(), sweeper.stop(), runner?.stop()]);
     await queue.stop();
     await database.close();
     process.exit(0);
