@@ -105,4 +105,39 @@ describe('the share menu in the player', () => {
       await context.close();
     }
   });
+
+  it('a signed-out visitor gets the view-only player from a shared link, not-found from a private one', async () => {
+    const owner = await server.createUser({ email: 'olga@example.test' });
+    const shared = await seedLesson(server, owner, { ...editLesson(), video, duration: 6 });
+    const hidden = await seedLesson(server, owner, { ...editLesson(), video, duration: 6 });
+    const res = await server.request('PATCH', `/api/job?id=${shared}`, {
+      token: owner.token,
+      json: { sharedToExplore: true },
+    });
+    expect(res.status).toBe(200);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await openLesson(page, server.url, shared);
+      const player = page.locator('.lp');
+      await expect.poll(() => player.getAttribute('data-mode')).toBe('view');
+      await page.getByText('Viewing as a guest.').waitFor();
+      const signIn = page.locator('.lp-signed-out').getByRole('link', { name: 'Sign in' });
+      expect(await signIn.getAttribute('href')).toBe(
+        `/api/auth/login?returnTo=${encodeURIComponent(`/lesson/${shared}`)}`,
+      );
+      // The tab is there to study; rating, sharing and editing need an account.
+      await page.locator('.lp canvas').first().waitFor();
+      expect(await page.getByRole('button', { name: 'Share' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Rate/ }).count()).toBe(0);
+      await shootBoth(page, 'player-signed-out');
+
+      await page.goto(`${server.url}/lesson/${hidden}`);
+      await page.getByText('Failed to load job. Please check the Job ID.').waitFor();
+      await page.getByText('Job not found.').waitFor();
+      await page.getByRole('alert').getByRole('link', { name: 'Sign in' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
 });

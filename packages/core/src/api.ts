@@ -155,8 +155,11 @@ export interface JobStatsResponse {
   viewersCount: number;
 }
 
-/** owner: it is yours; granted: you opened it before; needs_credit: opening spends 1 view credit. */
-export type ViewAccessStatus = 'owner' | 'granted' | 'needs_credit';
+/**
+ * owner: it is yours; granted: you opened it before; needs_credit: opening spends 1 view credit;
+ * signed_out: a signed-out visitor's view-only look at a shared lesson (no credit, no rating).
+ */
+export type ViewAccessStatus = 'owner' | 'granted' | 'needs_credit' | 'signed_out';
 export interface ViewAccessResponse {
   projectName: string | null;
   fileName: string;

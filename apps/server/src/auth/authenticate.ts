@@ -88,6 +88,11 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
   });
 }
 
+/** The signed-in caller, or null for an anonymous one (routes marked `anonymous` only). */
+export function optionalUser(request: FastifyRequest): AuthUser | null {
+  return request.user ?? null;
+}
+
 /** The signed-in caller, or a 401 with the spec's sign-in sentence. */
 export function requireUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw unauthorized();

@@ -7,7 +7,7 @@ import {
 } from '@riffscribe/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireUser } from '../auth/authenticate.js';
+import { optionalUser, requireUser } from '../auth/authenticate.js';
 import type { Services } from '../services/index.js';
 
 /**
@@ -21,12 +21,19 @@ export function registerEventRoutes(root: FastifyInstance, services: Services): 
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { jobs } = services;
 
-  app.get('/api/notes', { schema: { querystring: eventsQuerySchema } }, async (request) =>
-    jobs.events(requireUser(request), request.query.jobId, 'notes', request.query.edit_version),
+  // Signed-out visitors read shared lessons too (the view-only player); see jobs.events.
+  app.get(
+    '/api/notes',
+    { schema: { querystring: eventsQuerySchema }, config: { anonymous: true } },
+    async (request) =>
+      jobs.events(optionalUser(request), request.query.jobId, 'notes', request.query.edit_version),
   );
 
-  app.get('/api/chords', { schema: { querystring: eventsQuerySchema } }, async (request) =>
-    jobs.events(requireUser(request), request.query.jobId, 'chords', request.query.edit_version),
+  app.get(
+    '/api/chords',
+    { schema: { querystring: eventsQuerySchema }, config: { anonymous: true } },
+    async (request) =>
+      jobs.events(optionalUser(request), request.query.jobId, 'chords', request.query.edit_version),
   );
 
   app.post(

@@ -12,10 +12,16 @@ import {
 } from '@riffscribe/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requireUser } from '../auth/authenticate.js';
+import { optionalUser, requireUser } from '../auth/authenticate.js';
 import type { Services } from '../services/index.js';
 
-/** check-status, job GET/PATCH, edit-access, download-result, job-meta/stars/stats/load, view-access. */
+/**
+ * check-status, job GET/PATCH, edit-access, download-result, job-meta/stars/stats/load, view-access.
+ * The reads the view-only player needs also answer signed-out visitors, for shared lessons only
+ * (a private one is "not found" to them as to anyone but its owner).
+ */
+const PUBLIC_READ = { anonymous: true } as const;
+
 export function registerJobRoutes(root: FastifyInstance, services: Services): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { jobs } = services;
@@ -42,26 +48,28 @@ export function registerJobRoutes(root: FastifyInstance, services: Services): vo
 
   app.get(
     '/api/edit-access',
-    { schema: { querystring: jobIdQuerySchema } },
+    { schema: { querystring: jobIdQuerySchema }, config: PUBLIC_READ },
     async (request): Promise<EditAccessResponse> => ({
-      canEdit: await jobs.canEdit(requireUser(request), request.query.jobId),
+      canEdit: await jobs.canEdit(optionalUser(request), request.query.jobId),
     }),
   );
 
   app.get(
     '/api/download-result',
-    { schema: { querystring: downloadResultQuerySchema } },
+    { schema: { querystring: downloadResultQuerySchema }, config: PUBLIC_READ },
     async (request): Promise<DownloadResultResponse> => ({
       downloadUrl: await jobs.downloadUrl(
-        requireUser(request),
+        optionalUser(request),
         request.query.jobId,
         request.query.fileName,
       ),
     }),
   );
 
-  app.get('/api/job-meta', { schema: { querystring: jobIdQuerySchema } }, async (request) =>
-    jobs.meta(requireUser(request), request.query.jobId),
+  app.get(
+    '/api/job-meta',
+    { schema: { querystring: jobIdQuerySchema }, config: PUBLIC_READ },
+    async (request) => jobs.meta(optionalUser(request), request.query.jobId),
   );
 
   app.get(
@@ -76,15 +84,19 @@ export function registerJobRoutes(root: FastifyInstance, services: Services): vo
     jobs.rate(requireUser(request), request.body.jobId, request.body.stars),
   );
 
-  app.get('/api/job-stats', { schema: { querystring: jobIdQuerySchema } }, async (request) =>
-    jobs.stats(requireUser(request), request.query.jobId),
+  app.get(
+    '/api/job-stats',
+    { schema: { querystring: jobIdQuerySchema }, config: PUBLIC_READ },
+    async (request) => jobs.stats(optionalUser(request), request.query.jobId),
   );
 
   app.post('/api/job-load', { schema: { body: jobLoadBodySchema } }, async (request) =>
     jobs.recordLoad(requireUser(request), request.body.jobId),
   );
 
-  app.get('/api/view-access', { schema: { querystring: jobIdQuerySchema } }, async (request) =>
-    jobs.viewAccess(requireUser(request), request.query.jobId),
+  app.get(
+    '/api/view-access',
+    { schema: { querystring: jobIdQuerySchema }, config: PUBLIC_READ },
+    async (request) => jobs.viewAccess(optionalUser(request), request.query.jobId),
   );
 }

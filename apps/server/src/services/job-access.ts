@@ -19,10 +19,11 @@ export function isShared(job: JobRecord): boolean {
 export class JobAccessPolicy {
   constructor(private readonly jobs: JobsRepository) {}
 
-  async visible(jobId: string, user: AuthUser): Promise<JobAccess> {
+  /** `user` null: a signed-out visitor, who sees shared lessons only. */
+  async visible(jobId: string, user: AuthUser | null): Promise<JobAccess> {
     const job = await this.jobs.findById(jobId);
     if (!job) throw notFound(JOB_NOT_FOUND);
-    const isOwner = job.ownerUid === user.uid;
+    const isOwner = user !== null && job.ownerUid === user.uid;
     if (!isOwner && !isShared(job)) throw notFound(JOB_NOT_FOUND);
     return { job, isOwner };
   }

@@ -25,6 +25,7 @@ import {
   forbidden,
   notFound,
   paymentRequired,
+  unauthorized,
   unprocessable,
 } from '../errors.js';
 import { loadEngine } from '../jobs/engine-api.js';
@@ -128,12 +129,12 @@ export class JobsService {
     return this.getJob(user, jobId);
   }
 
-  async canEdit(user: AuthUser, jobId: string): Promise<boolean> {
+  async canEdit(user: AuthUser | null, jobId: string): Promise<boolean> {
     const { isOwner } = await this.access.visible(jobId, user);
     return isOwner;
   }
 
-  async meta(user: AuthUser, jobId: string): Promise<JobMetaResponse> {
+  async meta(user: AuthUser | null, jobId: string): Promise<JobMetaResponse> {
     const { job } = await this.access.visible(jobId, user);
     const summary = await this.engagement.ratingSummary(job.id);
     return {
@@ -161,7 +162,7 @@ export class JobsService {
     return { average: summary.average ?? stars, count: summary.count };
   }
 
-  async stats(user: AuthUser, jobId: string) {
+  async stats(user: AuthUser | null, jobId: string) {
     const { job } = await this.access.visible(jobId, user);
     return this.engagement.loadStats(job.id);
   }
@@ -171,8 +172,16 @@ export class JobsService {
     return { counted: await this.engagement.recordLoad(job.id, user.sid, user.uid) };
   }
 
-  async viewAccess(user: AuthUser, jobId: string): Promise<ViewAccessResponse> {
+  async viewAccess(user: AuthUser | null, jobId: string): Promise<ViewAccessResponse> {
     const { job, isOwner } = await this.access.visible(jobId, user);
+    if (!user) {
+      return {
+        projectName: job.projectName,
+        fileName: job.fileName,
+        status: 'signed_out',
+        remaining: 0,
+      };
+    }
     const remaining = (await this.credits.balances(this.ctx.database.db, user.uid)).view;
     const status = isOwner
       ? 'owner'
@@ -205,15 +214,20 @@ export class JobsService {
     }
   }
 
+  /**
+   * A lesson's notes or chords. A non-owner's first read spends their view credit; a signed-out
+   * visitor's read of a shared lesson costs nothing: the link is the owner's invitation, and
+   * there is no account to charge (reads are rate-limited per address).
+   */
   async events<K extends EventsKind>(
-    user: AuthUser,
+    user: AuthUser | null,
     jobId: string,
     kind: K,
     editVersion: boolean,
   ): Promise<{ events: EventsOf<K>; version: FileVersion }> {
     const { job, isOwner } = await this.access.visible(jobId, user);
     if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
-    if (!isOwner) await this.ensureViewGranted(user, job);
+    if (!isOwner && user) await this.ensureViewGranted(user, job);
     const edited = editVersion ? await this.files.find(job.id, kind, 'edited') : null;
     const file = edited ?? (await this.files.find(job.id, kind, 'original'));
     if (!file) return { events: [] as EventsOf<K>, version: 'original' };
@@ -290,9 +304,12 @@ export class JobsService {
     }
   }
 
-  async downloadUrl(user: AuthUser, jobId: string, fileName: DownloadableFileName) {
+  async downloadUrl(user: AuthUser | null, jobId: string, fileName: DownloadableFileName) {
     const { job, isOwner } = await this.access.visible(jobId, user);
-    if (!isOwner && !(await this.engagement.hasViewed(job.id, user.uid))) {
+    if (!user) {
+      // The view-only player needs the browser video and the lesson's settings, nothing more.
+      if (!PUBLIC_FILES.has(fileName)) throw unauthorized();
+    } else if (!isOwner && !(await this.engagement.hasViewed(job.id, user.uid))) {
       throw paymentRequired(MESSAGES.viewCreditsRequired);
     }
     const file = await this.files.find(job.id, fileName, 'original');
@@ -389,5 +406,8 @@ export class JobsService {
     };
   }
 }
+
+/** What a signed-out visitor may download from a shared lesson: what the view-only player reads. */
+const PUBLIC_FILES: ReadonlySet<DownloadableFileName> = new Set(['video.mp4', 'results']);
 
 const JOB_REQUEST_NOT_FOUND = 'No job was found for this request.';

@@ -43,6 +43,9 @@ const OWNER_ONLY_SHARED: Row = [401, 200, 403, 403, 403];
 const READ_SHARED: Row = [401, 200, 200, 200, 200];
 const SIGNED_IN: Row = [401, 200, 200, 200, 200];
 const EVERYONE: Row = [200, 200, 200, 200, 200];
+// The view-only player's reads: a signed-out visitor sees shared lessons, never private ones.
+const PUBLIC_READ_PRIVATE: Row = [404, 200, 404, 404, 404];
+const PUBLIC_READ_SHARED: Row = EVERYONE;
 
 /**
  * The access matrix: every route the server registers must appear here, with the status each
@@ -167,17 +170,17 @@ const MATRIX: MatrixEntry[] = [
   {
     route: 'GET /api/edit-access',
     call: (f) => ({ path: `/api/edit-access?${q(f)}` }),
-    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
   {
     route: 'GET /api/download-result',
     call: (f) => ({ path: `/api/download-result?${q(f)}&fileName=results` }),
-    expect: { private: OWNER_ONLY_PRIVATE, shared: [401, 200, 402, 402, 402] },
+    expect: { private: PUBLIC_READ_PRIVATE, shared: [200, 200, 402, 402, 402] },
   },
   {
     route: 'GET /api/job-meta',
     call: (f) => ({ path: `/api/job-meta?${q(f)}` }),
-    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
   {
     route: 'GET /api/job-stars',
@@ -192,7 +195,7 @@ const MATRIX: MatrixEntry[] = [
   {
     route: 'GET /api/job-stats',
     call: (f) => ({ path: `/api/job-stats?${q(f)}` }),
-    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
   {
     route: 'POST /api/job-load',
@@ -202,17 +205,17 @@ const MATRIX: MatrixEntry[] = [
   {
     route: 'GET /api/view-access',
     call: (f) => ({ path: `/api/view-access?${q(f)}` }),
-    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
   {
     route: 'GET /api/notes',
     call: (f) => ({ path: `/api/notes?${q(f)}&edit_version=false` }),
-    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
   {
     route: 'GET /api/chords',
     call: (f) => ({ path: `/api/chords?${q(f)}&edit_version=true` }),
-    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
   {
     route: 'POST /api/edit-notes',

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DesktopRequired } from '../../ui/DesktopRequired';
 import { LoadingOverlay } from '../../ui/LoadingOverlay';
-import { SignInPrompt } from '../auth/SignInPrompt';
 import { useSession } from '../auth/useSession';
 import { useIsMobile } from '../device/useIsMobile';
 import { playerApi } from './api/playerApi';
@@ -14,8 +13,9 @@ import './player.css';
 
 /**
  * The lesson player for a job id: small screens get 'Desktop Experience Required' before anything
- * loads; signed-out visitors are asked to sign in; someone else's lesson asks 'Use 1 view
- * credit?' the first time; then the tab player.
+ * loads; someone else's lesson asks 'Use 1 view credit?' the first time; then the tab player.
+ * Signed-out visitors get the view-only player of a shared lesson (free, with an invitation to
+ * sign in); a private lesson, or one that does not exist, shows the spec's not-found text.
  */
 export function LessonPlayer({ jobId }: { jobId: string }) {
   const mobile = useIsMobile();
@@ -23,9 +23,9 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
   const navigate = useNavigate();
   const [confirmed, setConfirmed] = useState(false);
   const access = useQuery({
-    queryKey: ['view-access', jobId],
+    queryKey: ['view-access', jobId, user?.uid ?? null],
     queryFn: () => playerApi.viewAccess(jobId),
-    enabled: !mobile && !!user,
+    enabled: !mobile && !loading,
     retry: false,
   });
 
@@ -45,14 +45,15 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
     );
   }
   if (loading) return <LoadingOverlay />;
-  if (!user) {
+  if (access.error) {
+    // Signed out, a private lesson is "not found" too; its owner may sign in to open it.
     return (
-      <main className="lp-state">
-        <SignInPrompt returnTo={`/lesson/${encodeURIComponent(jobId)}`} />
-      </main>
+      <LoadFailed
+        detail={access.error.message}
+        signInTo={user ? null : `/lesson/${encodeURIComponent(jobId)}`}
+      />
     );
   }
-  if (access.error) return <LoadFailed detail={access.error.message} />;
   if (!access.data) return <LoadingOverlay />;
   const fallbackName = access.data.projectName ?? '';
   if (access.data.status === 'needs_credit' && !confirmed) {
@@ -81,6 +82,7 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
           isOwner={access.data.status === 'owner'}
           fallbackName={fallbackName}
           suspended={mobile}
+          signedOut={access.data.status === 'signed_out'}
         />
       </div>
       {mobile && (

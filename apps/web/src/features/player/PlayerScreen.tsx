@@ -29,6 +29,7 @@ import { useSynth } from './synth/useSynth';
 import { reviewLoop } from './review/reviewQueue';
 import { useSession } from '../auth/useSession';
 import { ShareMenu } from './header/ShareMenu';
+import { SignedOutInvite } from './header/SignedOutInvite';
 import { PlayerToolbar } from './toolbar/PlayerToolbar';
 import { TunerModal } from './tuner/TunerModal';
 import { FretboardCanvas } from './ui/FretboardCanvas';
@@ -57,12 +58,14 @@ export function PlayerScreen(props: {
   fallbackName: string;
   /** Hidden behind 'Desktop Experience Required' while the window is too narrow. */
   suspended?: boolean;
+  /** A signed-out visitor's view-only look at a shared lesson: no rating, edits or counts. */
+  signedOut?: boolean;
 }) {
-  const { jobId, isOwner, suspended = false } = props;
+  const { jobId, isOwner, suspended = false, signedOut = false } = props;
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
   const queryClient = useQueryClient();
   const content = useLessonContent(jobId, settings.tabSource);
-  const meta = useLessonMeta(jobId);
+  const meta = useLessonMeta(jobId, !signedOut);
   const session = useSession();
   const { history, setHistory, index } = useLessonDoc(content.notes, content.chords);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
@@ -78,8 +81,8 @@ export function PlayerScreen(props: {
   const duration = videoState.duration > 0 ? videoState.duration : (lesson.duration ?? 0);
   const stemUrl = content.stemUrl ?? null;
 
-  useRecordLoad(jobId, content.notes !== undefined);
-  useCreditsRefresh(!isOwner && content.notes !== undefined);
+  useRecordLoad(jobId, !signedOut && content.notes !== undefined);
+  useCreditsRefresh(!signedOut && !isOwner && content.notes !== undefined);
   usePlaybackLoop(video, index, settings.loop, bus);
   useMediaOutputs(video, stem, settings);
   const synthLesson = useMemo(() => ({ index, tuning, capo }), [index, tuning, capo]);
@@ -184,26 +187,30 @@ export function PlayerScreen(props: {
         starsCount={meta.meta?.starsCount ?? 0}
         opens={meta.stats?.loadsCount ?? null}
         viewers={meta.stats?.viewersCount ?? null}
-        canRate={!isOwner}
+        canRate={!isOwner && !signedOut}
         myStars={meta.myStars}
         rating={meta.rating}
         onRate={meta.rate}
         share={
-          meta.meta && (
-            <ShareMenu
-              jobId={jobId}
-              role={session.user?.role ?? 'user'}
-              isOwner={isOwner}
-              sharedToExplore={meta.meta.sharedToExplore}
-              sharedToPersonal={meta.meta.sharedToPersonal}
-              onShare={async (flag, on) => {
-                await api.patchJob(
-                  jobId,
-                  flag === 'sharedToExplore' ? { sharedToExplore: on } : { sharedToPersonal: on },
-                );
-                await queryClient.invalidateQueries({ queryKey: ['job-meta', jobId] });
-              }}
-            />
+          signedOut ? (
+            <SignedOutInvite jobId={jobId} />
+          ) : (
+            meta.meta && (
+              <ShareMenu
+                jobId={jobId}
+                role={session.user?.role ?? 'user'}
+                isOwner={isOwner}
+                sharedToExplore={meta.meta.sharedToExplore}
+                sharedToPersonal={meta.meta.sharedToPersonal}
+                onShare={async (flag, on) => {
+                  await api.patchJob(
+                    jobId,
+                    flag === 'sharedToExplore' ? { sharedToExplore: on } : { sharedToPersonal: on },
+                  );
+                  await queryClient.invalidateQueries({ queryKey: ['job-meta', jobId] });
+                }}
+              />
+            )
           )
         }
         rename={

@@ -2,8 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { playerApi } from './playerApi';
 
-/** Header data: names, owner, rating, opens and viewers, the caller's own rating, edit access. */
-export function useLessonMeta(jobId: string) {
+/**
+ * Header data: names, owner, rating, opens and viewers, the caller's own rating, edit access.
+ * Signed out (`signedIn` false) only the public part is asked for: no own rating, no edit access.
+ */
+export function useLessonMeta(jobId: string, signedIn = true) {
   const client = useQueryClient();
   const meta = useQuery({
     queryKey: ['job-meta', jobId],
@@ -16,10 +19,12 @@ export function useLessonMeta(jobId: string) {
   const myStars = useQuery({
     queryKey: ['job-stars', jobId],
     queryFn: () => playerApi.myStars(jobId),
+    enabled: signedIn,
   });
   const editAccess = useQuery({
     queryKey: ['edit-access', jobId],
     queryFn: () => playerApi.editAccess(jobId),
+    enabled: signedIn,
   });
   const rate = useMutation({
     mutationFn: (stars: number) => playerApi.rate(jobId, stars),
