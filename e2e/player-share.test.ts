@@ -4,8 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
 import { launchChromium } from './support/browser.js';
 import { editLesson } from './support/editor.js';
-import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import {
+  finishedLesson,
+  seedLesson,
+  startServerWithWeb,
+  userByEmail,
+  type TestServer,
+} from './support/lessons.js';
+import { jpegFrame, makeVideo, mediaDir } from './support/media.js';
 import { openLesson } from './support/player.js';
 import { DESKTOP, shootBoth } from './support/shots.js';
 
@@ -139,5 +145,50 @@ describe('the share menu in the player', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it("a shared lesson's link previews with its name, owner and picture; a private one with nothing", async () => {
+    const owner = await server.createUser({ email: 'lena@example.test' });
+    const shared = await finishedLesson(server, owner, {
+      video,
+      thumbnail: jpegFrame(video, 2),
+      name: 'Blues in <A> & "friends"',
+      shared: true,
+    });
+    const hidden = await finishedLesson(server, owner, { video, name: 'Secret riff' });
+    const page = async (jobId: string) => {
+      const res = await fetch(`${server.url}/lesson/${jobId}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      return res.text();
+    };
+    const tag = (html: string, property: string) =>
+      new RegExp(`<meta property="${property}" content="([^"]*)"`).exec(html)?.[1] ?? null;
+
+    const html = await page(shared.jobId);
+    expect(tag(html, 'og:title')).toBe(
+      'Blues in &lt;A&gt; &amp; &quot;friends&quot; – guitar tab lesson on Riffscribe',
+    );
+    expect(tag(html, 'og:description')).toMatch(/^Played by @\S+\. Notes, chords and techniques/);
+    expect(tag(html, 'og:url')).toBe(`${server.url}/lesson/${shared.jobId}`);
+    const image = tag(html, 'og:image');
+    expect(image).toBe(`${server.url}/api/lesson-thumbnail?jobId=${shared.jobId}`);
+    expect(html).toContain('<div id="root"></div>');
+    // The picture answers anyone, as a chat app's fetcher is.
+    const picture = await fetch(image ?? '');
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect((await picture.arrayBuffer()).byteLength).toBeGreaterThan(500);
+
+    // A private lesson's page says nothing of it; nor does a made-up id.
+    for (const jobId of [hidden.jobId, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const plain = await page(jobId);
+      expect(tag(plain, 'og:title')).toBeNull();
+      expect(plain).not.toContain('Secret riff');
+      expect(plain).toContain('<title>Riffscribe');
+    }
+    expect((await fetch(`${server.url}/api/lesson-thumbnail?jobId=${hidden.jobId}`)).status).toBe(
+      404,
+    );
   });
 });

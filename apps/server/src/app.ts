@@ -19,6 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { AppError, isDatabaseOutage } from './errors.js';
+import { registerLessonPage } from './routes/lesson-page.js';
 import type { AppContext } from './context.js';
 import type { RateBudget } from './config.js';
 import { registerAuthentication, requiresSignIn } from './auth/authenticate.js';
@@ -197,6 +198,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const serveWeb = ctx.config.serveWeb && existsSync(path.join(webDist, 'index.html'));
   if (serveWeb) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
+    registerLessonPage(app, services, { webDist, publicUrl: ctx.config.publicUrl });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;

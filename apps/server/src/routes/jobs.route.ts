@@ -94,6 +94,17 @@ export function registerJobRoutes(root: FastifyInstance, services: Services): vo
     jobs.recordLoad(requireUser(request), request.body.jobId),
   );
 
+  // The picture of a shared lesson's link preview (og:image): a stable address chat apps can
+  // fetch whenever they like, unlike a signed link that expires.
+  app.get(
+    '/api/lesson-thumbnail',
+    { schema: { querystring: jobIdQuerySchema }, config: PUBLIC_READ },
+    async (request, reply) => {
+      const jpeg = await jobs.publicThumbnail(request.query.jobId);
+      return reply.type('image/jpeg').header('cache-control', 'public, max-age=300').send(jpeg);
+    },
+  );
+
   app.get(
     '/api/view-access',
     { schema: { querystring: jobIdQuerySchema }, config: PUBLIC_READ },

@@ -1,6 +1,7 @@
 import {
   MESSAGES,
   chordProblems,
+  lessonDisplayName,
   noteProblems,
   normalizeProjectName,
   uploadConfigSchema,
@@ -20,6 +21,7 @@ import {
 } from '@riffscribe/core';
 import type { AppContext, AuthUser } from '../context.js';
 import {
+  AppError,
   badRequest,
   conflict,
   forbidden,
@@ -373,6 +375,34 @@ export class JobsService {
     if (found.thumbnailKey !== null && found.thumbnailKey !== key) {
       await this.ctx.store.delete(found.thumbnailKey);
     }
+  }
+
+  /**
+   * What a link preview may show of a lesson (its page's Open Graph tags): the name, the owner and
+   * whether there is a picture, for shared lessons only; null for private or missing ones, so a
+   * preview never tells them apart.
+   */
+  async preview(
+    jobId: string,
+  ): Promise<{ name: string; ownerUsername: string | null; hasThumbnail: boolean } | null> {
+    try {
+      const { job } = await this.access.visible(jobId, null);
+      return {
+        name: lessonDisplayName(job.projectName, null, job.fileName),
+        ownerUsername: job.ownerUsername,
+        hasThumbnail: job.thumbnailKey !== null,
+      };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    }
+  }
+
+  /** A shared lesson's thumbnail JPEG (404 for private lessons and lessons without one). */
+  async publicThumbnail(jobId: string): Promise<Buffer> {
+    const { job } = await this.access.visible(jobId, null);
+    if (!job.thumbnailKey) throw notFound('This lesson has no picture.');
+    return this.ctx.store.getBuffer(job.thumbnailKey);
   }
 
   private thumbnailUrl(job: JobRecord): Promise<string | null> {

@@ -207,6 +207,12 @@ const MATRIX: MatrixEntry[] = [
     call: (f) => ({ path: `/api/view-access?${q(f)}` }),
     expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
+  // A link preview's picture: shared lessons only, the same for everyone (owner included).
+  {
+    route: 'GET /api/lesson-thumbnail',
+    call: (f) => ({ path: `/api/lesson-thumbnail?${q(f)}` }),
+    expect: { private: [404, 404, 404, 404, 404], shared: EVERYONE },
+  },
   {
     route: 'GET /api/notes',
     call: (f) => ({ path: `/api/notes?${q(f)}&edit_version=false` }),
