@@ -230,3 +230,21 @@ export type {
   RefingerResponse,
   RefingeredNote,
 } from './refinger.js';
+export {
+  adminDecisionBodySchema,
+  adminGrantBodySchema,
+  adminJobParamsSchema,
+  adminRequestParamsSchema,
+  adminSetRoleBodySchema,
+  adminUserParamsSchema,
+  adminUsersQuerySchema,
+} from './admin-api.js';
+export type {
+  AdminFailedJob,
+  AdminFailedJobsResponse,
+  AdminHealthResponse,
+  AdminUpgradeRequest,
+  AdminUpgradeRequestsResponse,
+  AdminUser,
+  AdminUsersResponse,
+} from './admin-api.js';

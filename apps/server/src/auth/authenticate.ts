@@ -6,7 +6,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { AuthUser, AppContext } from '../context.js';
-import { unauthorized } from '../errors.js';
+import { forbidden, unauthorized } from '../errors.js';
 import { METRICS_PATH } from '../routes/metrics.route.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { accessTokenKey, verifyAccessToken } from './tokens.js';
@@ -67,10 +67,13 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     const user = await verifyAccessToken(key, ctx.config.publicUrl, match[1]);
     // A token is only as good as its session: after sign-out (the session revoked) or the
     // session's end it is refused at once, not when it expires minutes later.
-    if (!(await sessions.findLive(user.sid))) {
+    // The role is the account's current one, not the token's: a role an admin changed (an
+    // upgrade approved, an admin demoted) applies to the next call, not at the token's renewal.
+    const role = await sessions.liveRole(user.sid, user.uid);
+    if (role === null) {
       throw unauthorized('Your session has ended. Please sign in again.');
     }
-    request.user = user;
+    request.user = { ...user, role };
   });
   // Every route registered from now on: sign-in first where it is required, a small body limit
   // where it is not.
@@ -91,6 +94,13 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
 /** The signed-in caller, or null for an anonymous one (routes marked `anonymous` only). */
 export function optionalUser(request: FastifyRequest): AuthUser | null {
   return request.user ?? null;
+}
+
+/** The signed-in admin: 401 signed out, 403 for any other role. */
+export function requireAdmin(request: FastifyRequest): AuthUser {
+  const user = requireUser(request);
+  if (user.role !== 'admin') throw forbidden('Only an administrator can do that.');
+  return user;
 }
 
 /** The signed-in caller, or a 401 with the spec's sign-in sentence. */

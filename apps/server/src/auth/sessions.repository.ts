@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { parseRole, type Role } from '@riffscribe/core';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
@@ -35,6 +36,23 @@ export class SessionsRepository {
   }
 
   /** The session if it is live at `now` (not revoked, expires_at in the future), else null. */
+  /**
+   * The current role of the user of a live session (one query per authenticated request), or
+   * null when the session has ended, was revoked, or belongs to someone else.
+   */
+  async liveRole(id: string, userId: string, now: Date = new Date()): Promise<Role | null> {
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select('u.role')
+      .where('s.id', '=', id)
+      .where('s.user_id', '=', userId)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .executeTakeFirst();
+    return row ? parseRole(row.role) : null;
+  }
+
   async findLive(id: string, now: Date = new Date()): Promise<SessionRecord | null> {
     const row = await this.db
       .selectFrom('sessions')

@@ -121,6 +121,14 @@ export class JobQueue {
     });
   }
 
+  /**
+   * Removes a job's finished queue entry (failed for good), so that it can be enqueued again
+   * under the same id (an admin's retry). An entry already archived is not in the way.
+   */
+  async forget(jobId: string): Promise<void> {
+    await this.boss.deleteJob(PROCESS_VIDEO_QUEUE, jobId);
+  }
+
   /** Tells local workers that a job is waiting (call after the enqueuing transaction commits). */
   notifyEnqueued(): void {
     this.events.emit('enqueued');

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { registerStorageRoutes } from '../storage/storage.route.js';
 import type { Services } from '../services/index.js';
 import { registerEventRoutes } from './events.route.js';
+import { registerAdminRoutes } from './admin.route.js';
 import { registerHealthRoutes } from './health.route.js';
 import { registerJobStreamRoutes } from './job-stream.route.js';
 import { registerJobRoutes } from './jobs.route.js';
@@ -27,5 +28,6 @@ export async function registerRoutes(
   registerJobStreamRoutes(app, services);
   registerEventRoutes(app, services);
   registerListRoutes(app, services);
+  registerAdminRoutes(app, services);
   registerOpenApiRoutes(app);
 }

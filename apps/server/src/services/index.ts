@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { AccountService } from './account.service.js';
+import { AdminService } from './admin.service.js';
 import { CreditsService } from './credits.service.js';
 import { JobsService } from './jobs.service.js';
 import { UpgradeService } from './upgrade.service.js';
@@ -8,6 +9,7 @@ import { UploadService } from './upload.service.js';
 /** Every service, built once per application from its context. */
 export interface Services {
   accounts: AccountService;
+  admin: AdminService;
   credits: CreditsService;
   jobs: JobsService;
   uploads: UploadService;
@@ -17,6 +19,7 @@ export interface Services {
 export function createServices(ctx: AppContext): Services {
   return {
     accounts: new AccountService(ctx.database, ctx.config),
+    admin: new AdminService(ctx),
     credits: new CreditsService(ctx.database),
     jobs: new JobsService(ctx),
     uploads: new UploadService(ctx),

@@ -17,6 +17,7 @@ interface Fixture {
   uploadKey: string;
   /** A signed GET link of one of the job's files. */
   downloadUrl: string;
+  ownerUid: string;
 }
 interface Call {
   path: string;
@@ -46,6 +47,8 @@ const EVERYONE: Row = [200, 200, 200, 200, 200];
 // The view-only player's reads: a signed-out visitor sees shared lessons, never private ones.
 const PUBLIC_READ_PRIVATE: Row = [404, 200, 404, 404, 404];
 const PUBLIC_READ_SHARED: Row = EVERYONE;
+// The admin console's calls: admins only, whoever owns what.
+const ADMIN_ONLY: Row = [401, 403, 403, 403, 200];
 
 /**
  * The access matrix: every route the server registers must appear here, with the status each
@@ -261,6 +264,53 @@ const MATRIX: MatrixEntry[] = [
     call: () => ({ path: '/api/my-jobs' }),
     expect: { none: SIGNED_IN },
   },
+  {
+    route: 'GET /api/admin/users',
+    call: () => ({ path: '/api/admin/users?email=example' }),
+    expect: { none: ADMIN_ONLY },
+  },
+  {
+    route: 'PATCH /api/admin/users/:uid/role',
+    call: (f) => ({ path: `/api/admin/users/${f.ownerUid}/role`, json: { role: 'user' } }),
+    expect: { none: ADMIN_ONLY },
+  },
+  {
+    route: 'POST /api/admin/users/:uid/credits',
+    call: (f) => ({
+      path: `/api/admin/users/${f.ownerUid}/credits`,
+      json: { kind: 'view', amount: 1, reason: 'access matrix' },
+    }),
+    expect: { none: ADMIN_ONLY },
+  },
+  {
+    route: 'GET /api/admin/upgrade-requests',
+    call: () => ({ path: '/api/admin/upgrade-requests' }),
+    expect: { none: ADMIN_ONLY },
+  },
+  {
+    route: 'POST /api/admin/upgrade-requests/:id',
+    call: () => ({
+      path: '/api/admin/upgrade-requests/no-such-request',
+      json: { decision: 'decline' },
+    }),
+    expect: { none: [401, 403, 403, 403, 404] },
+  },
+  {
+    route: 'GET /api/admin/failed-jobs',
+    call: () => ({ path: '/api/admin/failed-jobs' }),
+    expect: { none: ADMIN_ONLY },
+  },
+  {
+    // The job is not failed: an admin's retry is refused as a conflict.
+    route: 'POST /api/admin/jobs/:id/retry',
+    call: (f) => ({ path: `/api/admin/jobs/${f.jobId}/retry` }),
+    expect: { none: [401, 403, 403, 403, 409] },
+  },
+  {
+    route: 'GET /api/admin/health',
+    call: () => ({ path: '/api/admin/health' }),
+    expect: { none: ADMIN_ONLY },
+  },
 ];
 
 describe(`access matrix (${testDatabaseDriver()})`, () => {
@@ -296,12 +346,14 @@ describe(`access matrix (${testDatabaseDriver()})`, () => {
       requestId: priv.requestId,
       uploadKey: signed.gcsFilePath,
       downloadUrl,
+      ownerUid: users.owner.uid,
     };
     fixtures.shared = {
       jobId: shared.jobId,
       requestId: shared.requestId,
       uploadKey: signed.gcsFilePath,
       downloadUrl,
+      ownerUid: users.owner.uid,
     };
     fixtures.none = fixtures.private;
   });
