@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { LessonRoute } from './features/player/LessonRoute';
+import { AdminPage } from './routes/AdminPage';
 import { CreditsPage } from './routes/CreditsPage';
 import { ExplorePage } from './routes/ExplorePage';
 import { HomePage } from './routes/HomePage';
@@ -27,6 +28,7 @@ export function App() {
           <Route path="/explore" element={<ExplorePage />} />
           <Route path="/my-videos" element={<MyVideosPage />} />
           <Route path="/credits" element={<CreditsPage />} />
+          <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<HomePage />} />
         </Routes>
         <Footer />

@@ -18,6 +18,7 @@ export function Header() {
           <NavLink to="/explore">Explore</NavLink>
           {user ? <NavLink to="/my-videos">My videos</NavLink> : null}
           {user ? <NavLink to="/credits">Credits</NavLink> : null}
+          {user?.role === 'admin' ? <NavLink to="/admin">Admin</NavLink> : null}
         </nav>
         <div className="account" aria-label="Account" role="group">
           {loading ? null : user ? (

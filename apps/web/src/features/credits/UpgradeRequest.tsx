@@ -50,6 +50,7 @@ export function UpgradeRequest(props: { role: Role }) {
       </div>
     );
   }
+  const declined = status.data?.request?.status === 'rejected' ? status.data.request : null;
   return (
     <form
       className="upgrade-form"
@@ -58,6 +59,12 @@ export function UpgradeRequest(props: { role: Role }) {
         send.mutate();
       }}
     >
+      {declined && (
+        <p className="upgrade-declined" role="status">
+          Your request of {dateFormat.format(new Date(declined.createdAt))} was declined. You may
+          send a new one with more about how you use Riffscribe.
+        </p>
+      )}
       <label htmlFor={messageId}>Anything we should know? (optional)</label>
       <textarea
         id={messageId}
