@@ -115,29 +115,31 @@ function UpgradeRequestsSection() {
                 </td>
                 <td className="admin-message">{r.message}</td>
                 <td>{when(r.createdAt)}</td>
-                <td className="admin-actions">
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={decide.isPending}
-                    aria-label={`Approve ${r.email}`}
-                    onClick={() => {
-                      decide.mutate({ id: r.id, decision: 'approve' });
-                    }}
-                  >
-                    Approve
-                  </button>
-                  <button
-                    type="button"
-                    className="button small secondary"
-                    disabled={decide.isPending}
-                    aria-label={`Decline ${r.email}`}
-                    onClick={() => {
-                      decide.mutate({ id: r.id, decision: 'decline' });
-                    }}
-                  >
-                    Decline
-                  </button>
+                <td>
+                  <div className="admin-actions">
+                    <button
+                      type="button"
+                      className="button small"
+                      disabled={decide.isPending}
+                      aria-label={`Approve ${r.email}`}
+                      onClick={() => {
+                        decide.mutate({ id: r.id, decision: 'approve' });
+                      }}
+                    >
+                      Approve
+                    </button>
+                    <button
+                      type="button"
+                      className="button small secondary"
+                      disabled={decide.isPending}
+                      aria-label={`Decline ${r.email}`}
+                      onClick={() => {
+                        decide.mutate({ id: r.id, decision: 'decline' });
+                      }}
+                    >
+                      Decline
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}
