@@ -174,6 +174,7 @@ const ABLATIONS: [string, Partial<NoteRuleSwitches>][] = [
   ['  unattacked notes: keep all', { unattacked: 'all' }],
   ['  unattacked notes: drop all', { unattacked: 'none' }],
   ['  without polyphony limit', { polyphony: false }],
+  ['  without strum recovery', { strums: false }],
 ];
 
 /**

@@ -7,6 +7,7 @@ import { removeGhosts } from './ghosts.js';
 import { keepLegatoContinuations } from './legato.js';
 import { findOnsets } from './onsets.js';
 import { limitPolyphony } from './polyphony.js';
+import { recoverStrumNotes } from './strums.js';
 import { trackNotes } from './tracking.js';
 
 /**
@@ -19,7 +20,8 @@ import { trackNotes } from './tracking.js';
  * 3. amplitude: a note whose note activation never reaches `amplitudeThreshold` is dropped;
  * 4. ghosts.ts: octave and harmonic ghosts of a simultaneous stronger note are dropped;
  * 5. legato.ts: notes without an attack are kept only as a string's legato continuation;
- * 6. polyphony.ts: at most `maxPolyphony` notes sound at once.
+ * 6. strums.ts: notes of a strum missed above are recovered from the chord around them;
+ * 7. polyphony.ts: at most `maxPolyphony` notes sound at once.
  */
 
 /** Settings of note extraction. Pitches are MIDI numbers; frames are model frames. */
@@ -41,6 +43,10 @@ export interface NoteOptions {
   maxPitch: number;
   /** Most notes sounding at once (6 strings). */
   maxPolyphony: number;
+  /** Open-string pitches with the capo, low to high (strum recovery checks chord shapes). */
+  strings?: readonly number[];
+  /** Highest fret above the capo. */
+  frets?: number;
 }
 
 /** The four analysis thresholds of the upload config (spec section 9). */
@@ -66,6 +72,8 @@ export function defaultNoteOptions(
     minPitch: Math.min(...open) + setup.capo,
     maxPitch: Math.max(...open) + setup.capo + setup.frets,
     maxPolyphony: 6,
+    strings: open.map((p) => p + setup.capo),
+    frets: setup.frets,
   };
 }
 
@@ -81,6 +89,8 @@ export interface NoteRuleSwitches {
   /** 'legato': keep notes without an attack only as continuations; 'all': keep them all (stock). */
   unattacked: 'legato' | 'all' | 'none';
   polyphony: boolean;
+  /** Recover missed notes of strums from the chord around them (strums.ts). */
+  strums: boolean;
 }
 
 export const ALL_RULES: NoteRuleSwitches = {
@@ -90,6 +100,7 @@ export const ALL_RULES: NoteRuleSwitches = {
   ghosts: true,
   unattacked: 'legato',
   polyphony: true,
+  strums: true,
 };
 
 /** The candidates before conversion (frames), for measurement and tests. */
@@ -119,6 +130,7 @@ export function extractCandidates(
   if (rules.amplitude) notes = notes.filter((n) => n.amplitude >= options.amplitudeThreshold);
   if (rules.ghosts) notes = removeGhosts(notes);
   if (rules.unattacked === 'legato') notes = keepLegatoContinuations(notes);
+  if (rules.strums) notes = recoverStrumNotes(output, notes, options);
   if (rules.polyphony) notes = limitPolyphony(notes, options.maxPolyphony);
   return notes.sort(byStart);
 }

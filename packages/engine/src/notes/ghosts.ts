@@ -18,6 +18,15 @@ export const GHOST_WINDOW = 1;
 /** A ghost's peak note activation is below this fraction of the real note's. */
 export const GHOST_RATIO = 0.8;
 
+/** Whether `c` is a ghost of `q` (start frames aside): a ghost interval away, and weaker. */
+export function isGhostOf(c: NoteCandidate, q: NoteCandidate): boolean {
+  return (
+    GHOST_INTERVALS.includes(c.pitch - q.pitch) &&
+    c.amplitude < GHOST_RATIO * q.amplitude &&
+    c.onset < q.onset
+  );
+}
+
 export function removeGhosts(notes: readonly NoteCandidate[]): NoteCandidate[] {
   const byFrame = new Map<number, NoteCandidate[]>();
   const kept: NoteCandidate[] = [];
@@ -26,12 +35,7 @@ export function removeGhosts(notes: readonly NoteCandidate[]): NoteCandidate[] {
   for (const c of strongestFirst) {
     let ghost = false;
     for (let f = c.start - GHOST_WINDOW; f <= c.start + GHOST_WINDOW && !ghost; f++) {
-      ghost = (byFrame.get(f) ?? []).some(
-        (q) =>
-          GHOST_INTERVALS.includes(c.pitch - q.pitch) &&
-          c.amplitude < GHOST_RATIO * q.amplitude &&
-          c.onset < q.onset,
-      );
+      ghost = (byFrame.get(f) ?? []).some((q) => isGhostOf(c, q));
     }
     if (ghost) continue;
     kept.push(c);

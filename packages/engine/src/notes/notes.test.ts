@@ -77,6 +77,8 @@ describe('defaultNoteOptions', () => {
       minPitch: 40,
       maxPitch: 85,
       maxPolyphony: 6,
+      strings: [40, 47, 52, 57, 61, 66],
+      frets: 19,
     });
   });
 });
