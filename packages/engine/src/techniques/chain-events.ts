@@ -157,6 +157,12 @@ function plateausOf(
 }
 
 /**
+ * Frames before the end of the departing plateau from which the junction is read: a slide of a
+ * few frets takes 50-150 ms (a hand crossing frets at about 40 per second), so 0.12 s holds most.
+ */
+const GLIDE_LOOKBACK_FRAMES = Math.round(0.12 * FRAME_RATE);
+
+/**
  * Seconds the string took to move between two plateaus: from the clip when there is audio
  * (junction.ts), else from the contour's frames in the middle of the way.
  */
@@ -168,9 +174,12 @@ function glideSeconds(
   audio: ClipAudio,
 ): number {
   if (audio.length > 0) {
+    // The model's contour can hold the departing pitch through most of a slide's glide, so the
+    // clip is read from up to a glide's length before the departing plateau ends.
+    const back = Math.max(from.first, from.last - 1 - GLIDE_LOOKBACK_FRAMES);
     return readJunction(
       audio,
-      (start + from.last - 1) / FRAME_RATE - 0.006,
+      (start + back) / FRAME_RATE - 0.006,
       (start + to.first + 1) / FRAME_RATE,
       from.pitch,
       to.pitch,

@@ -28,6 +28,13 @@ export interface ChainOptions {
   /** A weaker attack still counts as a strike when the partials' power rises by this much (dB). */
   strikeRatioLow: number;
   strikeRiseDb: number;
+  /**
+   * Attack flux (relative) from which a note is struck when it cannot be a pull-off (no higher
+   * note stops where it starts): a hammer-on or a slide's arrival adds little high-band attack
+   * (a fingertip on the fret, or nothing), while a pull-off plucks the string with the fretting
+   * finger and can reach `strikeRatio`.
+   */
+  strikeRatioUp: number;
   /** Typical attack flux when the clip has too few clear attacks to measure its own. */
   defaultAttack: number;
   /**
@@ -51,6 +58,7 @@ export const CHAIN_OPTIONS: ChainOptions = {
   strikeRatio: 0.6,
   strikeRatioLow: 0.4,
   strikeRiseDb: 8,
+  strikeRatioUp: 0.4,
   defaultAttack: 1.3,
   onsetStrike: LEGATO_ONSET,
   strumWindow: 0.06,
@@ -140,6 +148,24 @@ function typicalAttack(
   return median(values, opts.defaultAttack);
 }
 
+/** Whether a higher note stops where note `i` (of `notes`, sorted by time) starts. */
+function couldPullOff(notes: readonly TabNote[], i: number, opts: ChainOptions): boolean {
+  const n = notes[i];
+  if (n === undefined) return false;
+  for (let k = Math.max(0, i - LOOKBACK); k < i; k++) {
+    const p = notes[k];
+    if (
+      p !== undefined &&
+      p.pitch > n.pitch &&
+      p.time < n.time - 0.02 &&
+      p.endTime >= n.time - opts.maxGap &&
+      p.endTime <= n.time + opts.maxOverlap
+    )
+      return true;
+  }
+  return false;
+}
+
 /**
  * Whether each note (sorted by time) was struck. With audio, from the attack at its start; without
  * (empty audio), from the model's onset activation. `strummed` is findStrums(notes).
@@ -156,6 +182,7 @@ export function findStrikes(
     if (attacks === null) return n.onset >= opts.onsetStrike;
     const ratio = attackAt(attacks, n.time) / reference;
     if (ratio >= opts.strikeRatio) return true;
+    if (ratio >= opts.strikeRatioUp && !couldPullOff(notes, i, opts)) return true;
     return ratio >= opts.strikeRatioLow && energyRiseAt(attacks, n.time) >= opts.strikeRiseDb;
   });
 }

@@ -4,7 +4,7 @@ import { analyseAttacks } from './attacks.js';
 import { chainEvents } from './chain-events.js';
 import { buildChains, findStrikes, findStrums } from './chains.js';
 import { contourOffset } from './curves.js';
-import { findMutes } from './mutes.js';
+import { deadenShortNotes, findMutes } from './mutes.js';
 
 /**
  * Technique detection (pure): the tab's notes and the clip in, the lesson's notes with their
@@ -18,7 +18,8 @@ import { findMutes } from './mutes.js';
  * 3. chain-events.ts: per chain, from its pitch track, steps (hammer-on up, pull-off down),
  *    slow glides within a bend's reach (bend and release: one note with bend_to_fret,
  *    release_to_fret and pitch_arr), other glides (slides), and each note's vibrato;
- * 4. mutes.ts: dead notes, struck but unpitched, where no pitched note explains the attack.
+ * 4. mutes.ts: dead notes: short notes whose partials die at once, and attacks that no pitched
+ *    note explains after which the sound dies.
  *
  * Without audio (an empty array) strikes are judged from the model's onset activation and no
  * dead notes are found. Each step uses its module's default options (CHAIN_OPTIONS, ...).
@@ -42,7 +43,11 @@ export function detectTechniques(
   const strummed = findStrums(sorted);
   const struck = findStrikes(sorted, attacks, strummed);
   const chains = buildChains(sorted, struck, strummed, setup);
-  const events = chains.flatMap((chain) => chainEvents(chain, audio, setup));
+  const events = deadenShortNotes(
+    chains.flatMap((chain) => chainEvents(chain, audio, setup)),
+    audio,
+    setup,
+  );
   const mutes = attacks ? findMutes(events, attacks, setup) : [];
   return [...events, ...mutes].sort((a, b) => a.time - b.time || b.string - a.string);
 }

@@ -14,6 +14,15 @@ import { hzToMidi, midiToHz, SAMPLE_RATE } from '../units.js';
 export const JUNCTION_HOP = 64;
 /** A frame's YIN dip must be at most this deep (0 = perfectly periodic) to count. */
 const MAX_APERIODICITY = 0.35;
+/**
+ * ... or this deep when the two pitches are a whole tone or more apart: a window straddling two
+ * steady notes that far apart dips at one of their periods, never at one in between, so a weaker
+ * dip between them is still the string passing through (a fast slide smears the period within
+ * one window). A semitone's two periods are too close for that, so there the strict limit holds.
+ */
+const MAX_APERIODICITY_WIDE = 0.6;
+/** Semitones from which MAX_APERIODICITY_WIDE applies. */
+const WIDE_INTERVAL = 2;
 /** The middle of the way: fractions of the interval between the two pitches. */
 export const MIDDLE: readonly [number, number] = [0.2, 0.8];
 
@@ -34,6 +43,7 @@ export function yinPitch(
   start: number,
   lowMidi: number,
   highMidi: number,
+  maxAperiodicity = MAX_APERIODICITY,
 ): number | null {
   const tauMin = Math.max(2, Math.floor(SAMPLE_RATE / midiToHz(highMidi)));
   const tauMax = Math.ceil(SAMPLE_RATE / midiToHz(lowMidi));
@@ -66,7 +76,7 @@ export function yinPitch(
       best = tau;
     }
   }
-  if (best < 0 || bestValue > MAX_APERIODICITY) return null;
+  if (best < 0 || bestValue > maxAperiodicity) return null;
   const a = cm[best - 1] ?? bestValue;
   const c = cm[best + 1] ?? bestValue;
   const curvature = a - 2 * bestValue + c;
@@ -96,12 +106,13 @@ export function readJunction(
   const low = Math.min(fromMidi, toMidi) - 0.6;
   const high = Math.max(fromMidi, toMidi) + 0.6;
   const delta = toMidi - fromMidi;
+  const limit = Math.abs(delta) >= WIDE_INTERVAL ? MAX_APERIODICITY_WIDE : MAX_APERIODICITY;
   const a = Math.round(fromTime * SAMPLE_RATE);
   const b = Math.round(toTime * SAMPLE_RATE);
   let voiced = 0;
   let middle = 0;
   for (let s = a; s <= b; s += JUNCTION_HOP) {
-    const p = yinPitch(audio, s, low, high);
+    const p = yinPitch(audio, s, low, high, limit);
     if (p === null) continue;
     voiced++;
     const x = (p - fromMidi) / delta;

@@ -1,9 +1,9 @@
 import { plainNote } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import type { GuitarSetup } from '../types.js';
-import { FRAME_RATE } from '../units.js';
+import { FRAME_RATE, midiToHz, SAMPLE_RATE } from '../units.js';
 import type { AttackAnalysis } from './attacks.js';
-import { findMutes } from './mutes.js';
+import { deadenShortNotes, findMutes } from './mutes.js';
 
 const SETUP: GuitarSetup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0, frets: 22 };
 
@@ -36,5 +36,52 @@ describe('findMutes', () => {
     const mutes = findMutes(notes, attacksAt([...notes.map((n) => n.time), 1.9], 1.9), SETUP);
     expect(mutes).toHaveLength(1);
     expect(mutes[0]).toMatchObject({ string: 6, fret: 6, mute: true });
+  });
+});
+
+/** A plucked tone of `midi` (five partials) at `at` seconds, its amplitude falling `dbPerSecond`. */
+function pluck(audio: Float32Array, at: number, midi: number, dbPerSecond: number): void {
+  const f0 = midiToHz(midi);
+  const start = Math.round(at * SAMPLE_RATE);
+  for (let i = 0; start + i < audio.length; i++) {
+    const t = i / SAMPLE_RATE;
+    const gain = 10 ** ((-dbPerSecond * t) / 20);
+    let v = 0;
+    for (let h = 1; h <= 5; h++) v += Math.sin(2 * Math.PI * h * f0 * t) / h;
+    audio[start + i] = (audio[start + i] ?? 0) + 0.2 * gain * v;
+  }
+}
+
+describe('deadenShortNotes', () => {
+  // String 3, fret 7 in standard tuning: D4 (62).
+  const note = (time: number, seconds: number) =>
+    plainNote({ time, end_time: time + seconds, string: 3, fret: 7 });
+
+  it('turns a short note whose partials die at once into a dead note at its string and fret', () => {
+    const audio = new Float32Array(SAMPLE_RATE);
+    pluck(audio, 0.3, 62, 600); // gone (60 dB down) in 0.1 s: a string stopped by the hand
+    const [out] = deadenShortNotes([note(0.3, 0.12)], audio, SETUP);
+    expect(out).toMatchObject({ mute: true, string: 3, fret: 7 });
+    expect(out!.end_time - out!.time).toBeCloseTo(0.08, 5);
+  });
+
+  it('keeps a short note that rings on, and a long one', () => {
+    const audio = new Float32Array(2 * SAMPLE_RATE);
+    pluck(audio, 0.3, 62, 40); // a fretted string: tens of dB per second
+    const out = deadenShortNotes([note(0.3, 0.12), note(0.3, 0.6)], audio, SETUP);
+    expect(out.map((n) => n.mute)).toEqual([false, false]);
+    const dead = new Float32Array(2 * SAMPLE_RATE);
+    pluck(dead, 0.3, 62, 600);
+    expect(deadenShortNotes([note(0.3, 0.6)], dead, SETUP)[0]?.mute).toBe(false);
+  });
+
+  it('keeps a note at the end of the clip, and slurred notes', () => {
+    const audio = new Float32Array(Math.round(0.4 * SAMPLE_RATE));
+    pluck(audio, 0.3, 62, 600);
+    expect(deadenShortNotes([note(0.3, 0.08)], audio, SETUP)[0]?.mute).toBe(false);
+    const long = new Float32Array(SAMPLE_RATE);
+    pluck(long, 0.3, 62, 600);
+    const slurred = { ...note(0.3, 0.12), leading_hammer_on: true };
+    expect(deadenShortNotes([slurred], long, SETUP)[0]?.mute).toBe(false);
   });
 });

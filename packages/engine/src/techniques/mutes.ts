@@ -1,9 +1,11 @@
 import { type NoteEvent, plainNote } from '@riffscribe/core';
-import type { GuitarSetup } from '../types.js';
-import { FRAME_RATE } from '../units.js';
+import { openPitch } from '../tab/fingering.js';
+import type { ClipAudio, GuitarSetup } from '../types.js';
+import { FRAME_RATE, HOP, midiToHz, SAMPLE_RATE } from '../units.js';
 import { attackAt, type AttackAnalysis } from './attacks.js';
 import { pitchArray } from './bend.js';
 import { median } from './curves.js';
+import { frameSpectrum, spectrumBuffer } from './spectrum.js';
 
 /**
  * Dead (muted) notes (pure): the picking hand strikes a string the fretting hand only touches, so
@@ -40,6 +42,100 @@ export const MUTE_OPTIONS: MuteOptions = {
   decayDb: 12,
   seconds: 0.08,
 };
+
+export interface DeadPitchOptions {
+  /** Longest reported note (seconds) that can be a dead note: a dead note's sound lasts ~0.1 s. */
+  maxSeconds: number;
+  /** Frames after the loudest of the first frames at which its partials' power is read. */
+  decayFrames: number;
+  /**
+   * How far (dB) the partials must have fallen by then: 30 dB in 116 ms is a decay of over
+   * 250 dB/s, several times faster than a palm-muted string (tens of dB per second), so only a
+   * string stopped by the hand falls this fast.
+   */
+  decayDb: number;
+}
+
+export const DEAD_PITCH_OPTIONS: DeadPitchOptions = {
+  maxSeconds: 0.2,
+  decayFrames: 10,
+  decayDb: 30,
+};
+
+/** Window (samples) of the partials' power: 46 ms, enough to resolve a low E's partials. */
+const PARTIAL_WINDOW = 1024;
+/** Partials summed (up to this many, below PARTIAL_MAX_HZ). */
+const PARTIALS = 6;
+const PARTIAL_MAX_HZ = 5000;
+
+/** Power of the first partials of `midi` in the frame centred on `center` (samples). */
+function partialPower(
+  audio: ClipAudio,
+  center: number,
+  midi: number,
+  spectrum = spectrumBuffer(PARTIAL_WINDOW),
+): number {
+  const { re, im } = frameSpectrum(audio, center, PARTIAL_WINDOW, spectrum);
+  const binHz = SAMPLE_RATE / PARTIAL_WINDOW;
+  const f0 = midiToHz(midi);
+  let power = 0;
+  for (let h = 1; h <= PARTIALS && h * f0 < PARTIAL_MAX_HZ; h++) {
+    const k = Math.round((h * f0) / binHz);
+    for (let j = Math.max(1, k - 1); j <= k + 1; j++)
+      power += (re[j] ?? 0) ** 2 + (im[j] ?? 0) ** 2;
+  }
+  return power;
+}
+
+/**
+ * Turns struck, short, plain pitched notes whose partials fall by `decayDb` within `decayFrames`
+ * into dead notes (mute: true, at the same string and fret). Notes joined to others by a slur or
+ * slide, bent or with vibrato are left alone: their string kept sounding.
+ */
+export function deadenShortNotes(
+  events: readonly NoteEvent[],
+  audio: ClipAudio,
+  setup: GuitarSetup,
+  opts: DeadPitchOptions = DEAD_PITCH_OPTIONS,
+): NoteEvent[] {
+  if (audio.length === 0) return [...events];
+  const spectrum = spectrumBuffer(PARTIAL_WINDOW);
+  return events.map((e) => {
+    const plain =
+      !e.mute &&
+      !e.leading_slide &&
+      !e.trailing_slide &&
+      !e.leading_hammer_on &&
+      !e.trailing_hammer_on &&
+      !e.leading_pull_off &&
+      !e.trailing_pull_off &&
+      e.bend_to_fret === null &&
+      e.vibrato === '';
+    if (!plain || e.end_time - e.time > opts.maxSeconds) return e;
+    const midi = openPitch(setup, e.string) + e.fret;
+    const start = Math.round(e.time * FRAME_RATE);
+    // Where the clip ends within the window, silence is the end of the recording, not a decay.
+    if ((start + 3 + opts.decayFrames) * HOP + PARTIAL_WINDOW / 2 > audio.length) return e;
+    // The loudest of the frames in which the model places the attack (attacks.ts ATTACK_SEARCH).
+    let peak = 0;
+    let peakAt = start;
+    for (let f = start; f <= start + 3; f++) {
+      const p = partialPower(audio, f * HOP, midi, spectrum);
+      if (p > peak) {
+        peak = p;
+        peakAt = f;
+      }
+    }
+    const late = partialPower(audio, (peakAt + opts.decayFrames) * HOP, midi, spectrum);
+    if (10 * Math.log10((peak + 1e-12) / (late + 1e-12)) < opts.decayDb) return e;
+    return {
+      ...e,
+      mute: true,
+      end_time: e.time + MUTE_OPTIONS.seconds,
+      pitch_arr: pitchArray([], MUTE_OPTIONS.seconds),
+    };
+  });
+}
 
 /** Strings on which one of `notes` is sounding at `time`. */
 function soundingStrings(notes: readonly NoteEvent[], time: number): Set<number> {

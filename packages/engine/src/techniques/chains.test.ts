@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { TabNote } from '../types.js';
+import { fret, FRAME_RATE, midi, seconds, stringNumber } from '../units.js';
+import type { AttackAnalysis } from './attacks.js';
+import { findStrikes, findStrums } from './chains.js';
+
+function note(time: number, end: number, pitch: number): TabNote {
+  return {
+    time: seconds(time),
+    endTime: seconds(end),
+    pitch: midi(pitch),
+    amplitude: 0.8,
+    onset: 0.8,
+    bend: [],
+    string: stringNumber(3),
+    fret: fret(pitch - 55),
+  };
+}
+
+/** Attack flux `flux[k]` at each note's start, flat partials' power (no rise). */
+function attacks(notes: readonly TabNote[], flux: readonly number[], seconds = 4): AttackAnalysis {
+  const frames = Math.round(seconds * FRAME_RATE);
+  const f = new Float32Array(frames);
+  notes.forEach((n, k) => {
+    f[Math.round(n.time * FRAME_RATE)] = flux[k] ?? 0;
+  });
+  return { flux: f, energy: new Float32Array(frames).fill(1) };
+}
+
+describe('findStrikes', () => {
+  // Three clear picks set the clip's typical attack (1.0); the fourth note starts where the
+  // third stops, with half a pick's attack.
+  const picks = [note(0.2, 0.5, 60), note(0.8, 1.1, 62), note(1.4, 1.7, 64)];
+
+  it('takes a half-strength attack going up as a pick: a hammer-on adds less', () => {
+    const notes = [...picks, note(1.7, 2.0, 65)];
+    const struck = findStrikes(notes, attacks(notes, [1, 1, 1, 0.5]), findStrums(notes));
+    expect(struck).toEqual([true, true, true, true]);
+  });
+
+  it('leaves it unstruck after a higher note (a pull-off plucks the string)', () => {
+    const notes = [...picks, note(1.7, 2.0, 62)];
+    const struck = findStrikes(notes, attacks(notes, [1, 1, 1, 0.5]), findStrums(notes));
+    expect(struck).toEqual([true, true, true, false]);
+  });
+
+  it('leaves a weak attack going up unstruck', () => {
+    const notes = [...picks, note(1.7, 2.0, 65)];
+    const struck = findStrikes(notes, attacks(notes, [1, 1, 1, 0.2]), findStrums(notes));
+    expect(struck).toEqual([true, true, true, false]);
+  });
+});
