@@ -288,3 +288,32 @@ export interface AuthConfigResponse {
   devProvider: boolean;
   issuer: string;
 }
+
+/**
+ * MP4 export (spec section 7, /api/convert/*): the browser records the lesson as WebM, PUTs it
+ * to `upload_url`, starts the conversion and polls its status (CONVERSION_POLL_MS, at most
+ * CONVERSION_POLL_MAX_TRIES); the MP4 is then download-result's `webm_converted.mp4`. The
+ * conversion's id is the lesson's job id (one export of a lesson at a time).
+ */
+export const convertUploadUrlBodySchema = z.object({
+  job_id: id,
+  filename: z.string().trim().min(1).max(255),
+  content_type: z.string().trim().min(1).max(100),
+});
+export interface ConvertUploadUrlResponse {
+  upload_url: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+}
+export const convertStartBodySchema = z.object({ job_id: id });
+export interface ConvertStartResponse {
+  id: string;
+}
+export const convertStatusParamsSchema = z.object({ id });
+export type ConversionStatus = 'uploading' | 'queued' | 'processing' | 'completed' | 'failed';
+export interface ConvertStatusResponse {
+  status: ConversionStatus;
+  /** 0-100. */
+  progress: number;
+  error: string | null;
+}
