@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findFfmpeg } from '../../packages/engine/src/adapters/binaries.js';
+import { findFfmpeg, findFfprobe } from '../../packages/engine/src/adapters/binaries.js';
 
 /**
  * Media files the e2e tests and benches make with ffmpeg (the engine's lookup: PATH, else the
@@ -158,5 +158,71 @@ export function jpegFrame(video: string, seconds: number): Buffer {
       'pipe:1',
     ],
     { timeout: 60_000 },
+  );
+}
+
+/** What ffprobe reads of a file: its duration (from the packets if the header has none) and streams. */
+export function probeMedia(file: string): {
+  duration: number;
+  video: { codec: string; width: number; height: number } | null;
+  audio: { codec: string } | null;
+} {
+  const run = (args: string[]) =>
+    execFileSync(findFfprobe(), ['-v', 'error', ...args, file], {
+      timeout: 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+    }).toString();
+  const info = JSON.parse(run(['-show_streams', '-show_format', '-of', 'json'])) as {
+    streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+    format: { duration?: string };
+  };
+  const v = info.streams.find((s) => s.codec_type === 'video');
+  const a = info.streams.find((s) => s.codec_type === 'audio');
+  let duration = Number(info.format.duration);
+  if (!Number.isFinite(duration)) {
+    // The end of the last video packet.
+    const lines = run([
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'packet=pts_time,duration_time',
+      '-of',
+      'csv=p=0',
+    ])
+      .trim()
+      .split('\n');
+    const [pts, dur] = (lines.at(-1) ?? '').split(',').map(Number);
+    duration = (pts ?? 0) + (Number.isFinite(dur) ? (dur ?? 0) : 0);
+  }
+  return {
+    duration,
+    video: v ? { codec: v.codec_name, width: v.width ?? 0, height: v.height ?? 0 } : null,
+    audio: a ? { codec: a.codec_name } : null,
+  };
+}
+
+/** One frame at `seconds`, scaled to width x height, as RGB bytes. */
+export function rgbFrame(video: string, seconds: number, width: number, height: number): Buffer {
+  return execFileSync(
+    findFfmpeg(),
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      video,
+      '-ss',
+      String(seconds),
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale=${String(width)}:${String(height)}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
   );
 }

@@ -19,6 +19,16 @@ const ANONYMOUS_ROUTES = [
   'GET /api/openapi.json',
   'GET /api/docs',
   'GET /api/docs/docs.js',
+  // The view-only player of a shared lesson, for signed-out visitors (issue 14), and a shared
+  // lesson's link-preview picture. Private lessons answer 404 to them (access matrix).
+  'GET /api/view-access',
+  'GET /api/job-meta',
+  'GET /api/job-stats',
+  'GET /api/edit-access',
+  'GET /api/download-result',
+  'GET /api/notes',
+  'GET /api/chords',
+  'GET /api/lesson-thumbnail',
 ];
 
 interface Answer {

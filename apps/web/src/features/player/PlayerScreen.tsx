@@ -30,6 +30,7 @@ import { reviewLoop } from './review/reviewQueue';
 import { useSession } from '../auth/useSession';
 import { ShareMenu } from './header/ShareMenu';
 import { SignedOutInvite } from './header/SignedOutInvite';
+import { ExportDialog } from './export/ExportDialog';
 import { PlayerToolbar } from './toolbar/PlayerToolbar';
 import { TunerModal } from './tuner/TunerModal';
 import { FretboardCanvas } from './ui/FretboardCanvas';
@@ -73,6 +74,7 @@ export function PlayerScreen(props: {
   const [root, setRoot] = useState<HTMLDivElement | null>(null);
   const [tunerOpen, setTunerOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [exportOpen, setExportOpen] = useState(false);
   const [bus] = useState(() => new PlaybackBus());
   const videoState = useVideoState(video);
   const lesson = content.settings ?? NO_SETTINGS;
@@ -100,6 +102,10 @@ export function PlayerScreen(props: {
   const chordText = useCallback(
     (c: ChordEvent) => displayChordName(c.chord, settings.chordDisplay, capo),
     [settings.chordDisplay, capo],
+  );
+  const exportLesson = useMemo(
+    () => ({ notes: index.notes, index, chords: history.doc.chords, chordText, tuning, capo }),
+    [index, history.doc.chords, chordText, tuning, capo],
   );
   const save = useSave({
     jobId,
@@ -209,6 +215,13 @@ export function PlayerScreen(props: {
                   );
                   await queryClient.invalidateQueries({ queryKey: ['job-meta', jobId] });
                 }}
+                {...(meta.canEdit
+                  ? {
+                      onExport: () => {
+                        setExportOpen(true);
+                      },
+                    }
+                  : {})}
               />
             )
           )
@@ -321,6 +334,20 @@ export function PlayerScreen(props: {
       </div>
       {stemUrl && <audio ref={setStem} src={stemUrl} preload="auto" />}
       <div className="lp-modals">
+        {meta.canEdit && (
+          <ExportDialog
+            open={exportOpen}
+            onClose={() => {
+              setExportOpen(false);
+            }}
+            jobId={jobId}
+            lessonName={name}
+            lesson={exportLesson}
+            videoUrl={content.videoUrl ?? null}
+            playerVideo={video}
+            themeElement={root}
+          />
+        )}
         <TunerModal
           open={tunerOpen && !suspended}
           onClose={() => {

@@ -29,6 +29,8 @@ export function ShareMenu(props: {
   sharedToPersonal: boolean;
   /** Flips one of the owner's flags; rejects with a message the menu shows. */
   onShare: (flag: ShareFlag, on: boolean) => Promise<void>;
+  /** Opens the export dialog (a pilot or admin owner with edit access, the lesson loaded). */
+  onExport?: () => void;
 }) {
   const { jobId, role, isOwner } = props;
   const pro = isPrivileged(role);
@@ -139,11 +141,15 @@ export function ShareMenu(props: {
                 <button
                   type="button"
                   className="lp-menu-item"
-                  disabled
-                  title="Video export is not available yet."
+                  disabled={!props.onExport}
+                  title={
+                    props.onExport
+                      ? undefined
+                      : 'Export needs edit access to the lesson, and the lesson loaded.'
+                  }
+                  onClick={props.onExport}
                 >
                   <span>Export video with tabs</span>
-                  <span className="muted">Not available yet</span>
                 </button>
               ) : (
                 locked('Export video with tabs')

@@ -1,0 +1,154 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from './support/auth.js';
+import { launchChromium, screenshot } from './support/browser.js';
+import { editLesson } from './support/editor.js';
+import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
+import { makeVideo, mediaDir, probeMedia, rgbFrame } from './support/media.js';
+import { openLesson, seekTo } from './support/player.js';
+import { DESKTOP } from './support/shots.js';
+
+const SECONDS = 6;
+const PREVIEW = { width: 270, height: 480 };
+/** The default tab overlay's band in the 270 x 480 preview (overlayY 2672 of 3840, 1152 high). */
+const BAND = { top: Math.ceil((2672 / 3840) * 480) + 2, bottom: 478 };
+
+/** Mean absolute difference of two RGB images over the tab band's rows. */
+function bandDifference(a: Uint8Array, b: Uint8Array): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = BAND.top; y < BAND.bottom; y += 1) {
+    for (let x = 0; x < PREVIEW.width * 3; x += 1) {
+      const i = y * PREVIEW.width * 3 + x;
+      sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
+      n += 1;
+    }
+  }
+  return sum / n;
+}
+
+/**
+ * Issue 14, item 3: a pilot who owns a lesson exports it with the tabs overlaid, in Chromium
+ * against the real server: the framing editor and its preview, a WebM recorded in the browser,
+ * checked with ffprobe (length, size, sound) and compared, frame for frame, with the preview at
+ * the same time of the lesson.
+ */
+describe('export video with tabs', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let work: string;
+  let video: string;
+
+  beforeAll(async () => {
+    work = mediaDir();
+    video = makeVideo(work, 'export.mp4', SECONDS, { sound: 'tone' });
+    server = await startServerWithWeb({ PILOT_EMAILS: 'pia@example.test' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  async function pilotLesson(colorScheme: 'light' | 'dark' = 'light') {
+    const context = await browser.newContext({
+      viewport: DESKTOP,
+      acceptDownloads: true,
+      colorScheme,
+    });
+    const page = await context.newPage();
+    await signIn(page, server.url, { email: 'pia@example.test', name: 'Pilot Pia' });
+    const owner = await userByEmail(server, 'pia@example.test');
+    const jobId = await seedLesson(server, owner, { ...editLesson(), video, duration: SECONDS });
+    await openLesson(page, server.url, jobId);
+    return { context, page, jobId };
+  }
+  const openExport = async (page: Page) => {
+    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('button', { name: 'Export video with tabs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export video with tabs' });
+    await dialog.waitFor();
+    return dialog;
+  };
+  const previewPixels = (page: Page) =>
+    page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('.lp-export-preview');
+      const ctx = c?.getContext('2d');
+      if (!c || !ctx) throw new Error('no preview');
+      const rgba = ctx.getImageData(0, 0, c.width, c.height).data;
+      const rgb: number[] = [];
+      for (let i = 0; i < rgba.length; i += 4)
+        rgb.push(rgba[i] ?? 0, rgba[i + 1] ?? 0, rgba[i + 2] ?? 0);
+      return rgb;
+    });
+
+  it('records a WebM the length of the lesson, with sound, showing what the preview shows', async () => {
+    const { context, page } = await pilotLesson();
+    try {
+      await seekTo(page, 3);
+      const dialog = await openExport(page);
+      await screenshot(page, 'export-dialog-light-1440');
+      // The preview follows the framing: moving the tab changes the picture.
+      const atThree = await previewPixels(page);
+      await dialog.getByLabel('Tab position').fill('1600');
+      await expect
+        .poll(async () => (await previewPixels(page)).join(',') !== atThree.join(','))
+        .toBe(true);
+      await dialog.getByRole('button', { name: 'Reset framing' }).click();
+      await expect.poll(async () => (await previewPixels(page)).join(',')).toBe(atThree.join(','));
+
+      await dialog.getByLabel('WebM (fastest)').check();
+      const started = Date.now();
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 120_000 }),
+        dialog.getByRole('button', { name: 'Export' }).click(),
+      ]);
+      const file = path.join(work, download.suggestedFilename());
+      await download.saveAs(file);
+      console.info(
+        `WebM export of a ${String(SECONDS)} s lesson: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      expect(download.suggestedFilename()).toMatch(/-tabs\.webm$/);
+      const done = dialog.getByText(/Done: .*-tabs\.webm is downloading\./);
+      await done.waitFor();
+      console.info(
+        `made ${String(await done.getAttribute('data-method'))} at ${String(await done.getAttribute('data-speed'))}x the lesson's speed`,
+      );
+
+      const probe = probeMedia(file);
+      expect(Math.abs(probe.duration - SECONDS), `duration ${String(probe.duration)}`).toBeLessThan(
+        0.1,
+      );
+      expect(probe.video).toMatchObject({ width: 1536, height: 2728 });
+      expect(probe.audio).not.toBeNull();
+
+      // The tab in the middle of the video is the tab the preview drew for that time.
+      const recorded = rgbFrame(file, 3, PREVIEW.width, PREVIEW.height);
+      const elsewhere = rgbFrame(file, 1, PREVIEW.width, PREVIEW.height);
+      const preview = Uint8Array.from(atThree);
+      const same = bandDifference(recorded, preview);
+      const other = bandDifference(elsewhere, preview);
+      console.info(
+        `tab band difference: same time ${same.toFixed(1)}, 2 s earlier ${other.toFixed(1)}`,
+      );
+      expect(same).toBeLessThan(other);
+      expect(same).toBeLessThan(20);
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it('shows the framing editor in the dark scheme', async () => {
+    const { context, page } = await pilotLesson('dark');
+    try {
+      await seekTo(page, 2);
+      await openExport(page);
+      await screenshot(page, 'export-dialog-dark-1440');
+    } finally {
+      await context.close();
+    }
+  });
+});
