@@ -77,15 +77,7 @@ describe('MP4 export (/api/convert/*)', () => {
     await makeWebm(file, 3);
     webm = await readFile(file);
     server = await startTestServer({ queue: false, env: { SIGNUP_CREATOR_CREDITS: '20' } });
-    runner = new ConversionRunner({
-      database: server.ctx.database,
-      store: server.ctx.store,
-      log: quiet,
-      timeLimitSeconds: 60,
-      leaseSeconds: 30,
-      pollMs: 200,
-      workRoot,
-    });
+    runner = newRunner();
     runner.start();
     pilot = await server.createUser({ role: 'pilot' });
     free = await server.createUser();
@@ -96,6 +88,18 @@ describe('MP4 export (/api/convert/*)', () => {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  function newRunner(timeLimitSeconds = 60): ConversionRunner {
+    return new ConversionRunner({
+      database: server.ctx.database,
+      store: server.ctx.store,
+      log: quiet,
+      timeLimitSeconds,
+      leaseSeconds: 30,
+      pollMs: 200,
+      workRoot,
+    });
+  }
 
   /** A completed lesson of `owner`, `seconds` long. */
   async function lesson(owner: TestUser, seconds = 3): Promise<string> {
@@ -280,4 +284,39 @@ describe('MP4 export (/api/convert/*)', () => {
       expect(await res.json()).toEqual({ error: PRO_EXPORT_MESSAGE });
     }
   });
+
+  it('hands a running conversion back when its runner stops; the next runner finishes it', async () => {
+    const file = path.join(dir, 'twelve.webm');
+    await makeWebm(file, 12);
+    const jobId = await lesson(pilot, 12);
+    await upload(pilot, jobId, await readFile(file));
+    expect((await start(pilot, jobId)).status).toBe(200);
+    for (let i = 0; i < 500 && (await status(pilot, jobId)).status !== 'processing'; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await runner.stop();
+    expect(await status(pilot, jobId)).toMatchObject({ status: 'queued', progress: 0 });
+    const row = await server.ctx.database.db
+      .selectFrom('conversions')
+      .select(['attempts', 'lease_token'])
+      .where('job_id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ attempts: 0, lease_token: null });
+    expect(readdirSync(workRoot).filter((n) => n.startsWith(CONVERT_WORK_PREFIX))).toEqual([]);
+
+    // A runner whose time limit is far too short fails it with the sentence for that.
+    runner = newRunner(0.001);
+    runner.start();
+    expect((await settle(pilot, jobId)).at(-1)).toMatchObject({
+      status: 'failed',
+      error: 'Conversion took too long.',
+    });
+    await runner.stop();
+
+    runner = newRunner();
+    runner.start();
+    await upload(pilot, jobId, await readFile(file));
+    expect((await start(pilot, jobId)).status).toBe(200);
+    expect((await settle(pilot, jobId)).at(-1)).toMatchObject({ status: 'completed' });
+  }, 120_000);
 });
