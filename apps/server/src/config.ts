@@ -38,6 +38,8 @@ export interface Config {
     /** Seconds between polls of an empty queue. */
     pollSeconds: number;
   };
+  /** Seconds one MP4 export (ffmpeg's conversion of the browser's WebM) may run. */
+  convertTimeLimitSeconds: number;
   storage:
     | { driver: 'local'; dir: string }
     | {
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryDelaySeconds: positiveInt(env, 'JOB_RETRY_DELAY_SECONDS', 5),
       pollSeconds: positiveInt(env, 'WORKER_POLL_SECONDS', 2),
     },
+    convertTimeLimitSeconds: positiveInt(env, 'CONVERT_TIME_LIMIT_SECONDS', 600, 10),
     storage,
     oidc: {
       issuer,

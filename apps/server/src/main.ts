@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { loadConfig, publicUrlNote } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db/database.js';
+import { ConversionRunner } from './jobs/conversion-runner.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { Reaper } from './jobs/reaper.js';
 import { JobLeasesRepository } from './repositories/job-leases.repository.js';
@@ -53,6 +54,16 @@ async function main(): Promise<void> {
         log: app.log,
       });
 
+  // MP4 exports run in every API process (embedded or scaled) and every worker: each takes one
+  // conversion at a time from the conversions table.
+  const conversions = new ConversionRunner({
+    database,
+    store: ctx.store,
+    log: app.log,
+    timeLimitSeconds: config.convertTimeLimitSeconds,
+    leaseSeconds: config.worker.leaseSeconds,
+  });
+
   // Upload files never submitted (or that nothing refers to) do not stay in storage.
   const sweeper = new UploadSweeper({
     uploads: new UploadsRepository(database.db),
@@ -73,7 +84,7 @@ async function main(): Promise<void> {
     reaper?.stop();
     // At once: no new connections, requests under way finish (open status streams end), and
     // the job being processed goes back to the queue for the next worker or the next start.
-    await Promise.all([app.close(), sweeper.stop(), runner?.stop()]);
+    await Promise.all([app.close(), sweeper.stop(), runner?.stop(), conversions.stop()]);
     await queue.stop();
     await database.close();
     process.exit(0);
@@ -83,6 +94,7 @@ async function main(): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   runner?.start();
+  conversions.start();
   reaper?.start();
   sweeper.start();
   app.log.info(

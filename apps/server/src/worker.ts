@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { ConversionRunner } from './jobs/conversion-runner.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { loggerOptions } from './observability/logging.js';
 import { JobQueue } from './queue/job-queue.js';
@@ -36,12 +37,15 @@ async function main(): Promise<void> {
     ...(config.databaseSchema ? { searchPath: config.databaseSchema } : {}),
   });
   const queue = await JobQueue.fromConfig(database, config);
-  const runner = new JobRunner({
+  const store = createObjectStore(config);
+  const runner = new JobRunner({ database, queue, store, settings: config.worker, log });
+  // MP4 exports too, one at a time, beside the jobs.
+  const conversions = new ConversionRunner({
     database,
-    queue,
-    store: createObjectStore(config),
-    settings: config.worker,
+    store,
     log,
+    timeLimitSeconds: config.convertTimeLimitSeconds,
+    leaseSeconds: config.worker.leaseSeconds,
   });
 
   let stopping = false;
@@ -49,7 +53,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'worker shutting down');
-    await runner.stop();
+    await Promise.all([runner.stop(), conversions.stop()]);
     await queue.stop();
     await database.close();
     process.exit(0);
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   runner.start();
+  conversions.start();
 }
 
 main().catch((error: unknown) => {

@@ -7,6 +7,7 @@ import { SCHEMA_NAME } from '../config.js';
 import { initial } from './migrations/0001-initial.js';
 import { jobLeases } from './migrations/0002-job-leases.js';
 import { healthProbe } from './migrations/0003-health-probe.js';
+import { conversions } from './migrations/0004-conversions.js';
 import { ConnectionLock, PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 
@@ -38,6 +39,7 @@ const migrations: MigrationProvider = {
       '0001-initial': initial,
       '0002-job-leases': jobLeases,
       '0003-health-probe': healthProbe,
+      '0004-conversions': conversions,
     }),
 };
 

@@ -127,6 +127,29 @@ export interface UpgradeRequestsTable {
   created_at: Timestamp;
 }
 
+/** One MP4 export of a lesson (spec section 7); its id is the job's. */
+export interface ConversionsTable {
+  job_id: string;
+  user_id: string;
+  /** uploading, queued, processing, completed, failed (core's ConversionStatus). */
+  status: string;
+  progress: Generated<number>;
+  error: string | null;
+  /** The WebM recording's object (a new key per upload link). */
+  upload_key: string;
+  /** The largest recording the upload link accepted. */
+  upload_max_bytes: ColumnType<string, number, number>;
+  /** The runner that owns the conversion presents this token on every write. */
+  lease_token: string | null;
+  /** Who holds the lease (host and process id), for start-up cleanup and operators. */
+  lease_holder: string | null;
+  lease_expires_at: Timestamp | null;
+  /** Runs started on the current upload (1 on the first). */
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -139,4 +162,5 @@ export interface DB {
   job_loads: JobLoadsTable;
   job_views: JobViewsTable;
   upgrade_requests: UpgradeRequestsTable;
+  conversions: ConversionsTable;
 }

@@ -12,6 +12,9 @@ import type { JobLeasesRepository } from '../repositories/job-leases.repository.
 /** The prefix of a job's working folder; the job id and attempt follow. */
 export const JOB_WORK_PREFIX = 'riffscribe-job-';
 
+/** The prefix of an MP4 export's working folder (conversion-runner.ts); job id and run follow. */
+export const CONVERT_WORK_PREFIX = 'riffscribe-convert-';
+
 /**
  * Kills running copies of `binaries` (this installation's ffmpeg and ffprobe) whose parent is
  * not a Node.js process: their server or worker died without ending them. Linux only (reads
@@ -47,15 +50,17 @@ export function killOrphanTools(binaries: readonly string[]): number[] {
 /**
  * Removes the working folders under `root` of jobs no live process of this machine holds: each
  * job's folder is kept while the job is in processing with a lease held here by a running
- * process (a sibling worker sharing the folder), and removed otherwise.
+ * process (a sibling worker sharing the folder), and removed otherwise. `prefix` picks the kind
+ * of folder (a job's, or an MP4 export's with the conversions' leases).
  */
 export async function removeStaleWorkFolders(
   root: string,
   leases: Pick<JobLeasesRepository, 'heldOn'>,
+  prefix: string = JOB_WORK_PREFIX,
 ): Promise<string[]> {
   let names: string[];
   try {
-    names = readdirSync(root).filter((n) => n.startsWith(JOB_WORK_PREFIX));
+    names = readdirSync(root).filter((n) => n.startsWith(prefix));
   } catch {
     return [];
   }
@@ -71,7 +76,7 @@ export async function removeStaleWorkFolders(
   );
   const removed: string[] = [];
   for (const name of names) {
-    const jobId = jobIdOfFolder(name);
+    const jobId = jobIdOfFolder(name, prefix);
     if (jobId !== null && live.has(jobId)) continue;
     rmSync(path.join(root, name), { recursive: true, force: true });
     removed.push(name);
@@ -80,8 +85,9 @@ export async function removeStaleWorkFolders(
 }
 
 /** The job id in a working folder's name (`riffscribe-job-<id>-<attempt>`), or null. */
-export function jobIdOfFolder(name: string): string | null {
-  const match = /^riffscribe-job-(.+)-\d+$/.exec(name);
+export function jobIdOfFolder(name: string, prefix: string = JOB_WORK_PREFIX): string | null {
+  if (!name.startsWith(prefix)) return null;
+  const match = /^(.+)-\d+$/.exec(name.slice(prefix.length));
   return match?.[1] ?? null;
 }
 

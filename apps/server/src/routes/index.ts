@@ -3,6 +3,7 @@ import { registerAuthRoutes } from '../auth/auth.routes.js';
 import type { AppContext } from '../context.js';
 import { registerStorageRoutes } from '../storage/storage.route.js';
 import type { Services } from '../services/index.js';
+import { registerConvertRoutes } from './convert.route.js';
 import { registerEventRoutes } from './events.route.js';
 import { registerAdminRoutes } from './admin.route.js';
 import { registerHealthRoutes } from './health.route.js';
@@ -24,6 +25,7 @@ export async function registerRoutes(
   await registerStorageRoutes(app, ctx.store, { uploadsPerMinute: ctx.config.uploadsPerMinute });
   registerMeRoutes(app, services);
   registerUploadRoutes(app, services);
+  registerConvertRoutes(app, services);
   registerJobRoutes(app, services);
   registerJobStreamRoutes(app, services);
   registerEventRoutes(app, services);

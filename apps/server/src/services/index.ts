@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { AccountService } from './account.service.js';
 import { AdminService } from './admin.service.js';
+import { ConvertService } from './convert.service.js';
 import { CreditsService } from './credits.service.js';
 import { JobsService } from './jobs.service.js';
 import { UpgradeService } from './upgrade.service.js';
@@ -10,6 +11,7 @@ import { UploadService } from './upload.service.js';
 export interface Services {
   accounts: AccountService;
   admin: AdminService;
+  convert: ConvertService;
   credits: CreditsService;
   jobs: JobsService;
   uploads: UploadService;
@@ -20,6 +22,7 @@ export function createServices(ctx: AppContext): Services {
   return {
     accounts: new AccountService(ctx.database, ctx.config),
     admin: new AdminService(ctx),
+    convert: new ConvertService(ctx),
     credits: new CreditsService(ctx.database),
     jobs: new JobsService(ctx),
     uploads: new UploadService(ctx),

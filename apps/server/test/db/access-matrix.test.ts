@@ -150,6 +150,27 @@ const MATRIX: MatrixEntry[] = [
     }),
     expect: { private: [401, 204, 404, 404, 404], shared: [401, 204, 404, 404, 404] },
   },
+  // MP4 export: the owner only, and a Pro feature. The fixture owner is a free user (403 with
+  // the upgrade sentence); others get the job's usual 404/403. Status: the owner, who has
+  // started no export here (404).
+  {
+    route: 'POST /api/convert/upload-url',
+    call: (f) => ({
+      path: '/api/convert/upload-url',
+      json: { job_id: f.jobId, filename: 'lesson.webm', content_type: 'video/webm' },
+    }),
+    expect: { private: [401, 403, 404, 404, 404], shared: [401, 403, 403, 403, 403] },
+  },
+  {
+    route: 'POST /api/convert/start',
+    call: (f) => ({ path: '/api/convert/start', json: { job_id: f.jobId } }),
+    expect: { private: [401, 403, 404, 404, 404], shared: [401, 403, 403, 403, 403] },
+  },
+  {
+    route: 'GET /api/convert/status/:id',
+    call: (f) => ({ path: `/api/convert/status/${f.jobId}` }),
+    expect: { private: [401, 404, 404, 404, 404], shared: [401, 404, 403, 403, 403] },
+  },
   {
     route: 'GET /api/check-status',
     call: (f) => ({ path: `/api/check-status?${q(f)}` }),

@@ -1,0 +1,260 @@
+import path from 'node:path';
+import { EngineError, runTool } from '@riffscribe/engine/media-tools';
+
+/**
+ * The MP4 export's ffmpeg and ffprobe work (conversion-runner.ts), through the engine's tool
+ * runner like every media process (argument lists, no shell, a time limit, SIGKILL on cancel).
+ * Only Matroska/WebM is read, as `file:<absolute path>` with `-protocol_whitelist file`.
+ */
+
+/** The longest recording converted, whatever the lesson (15 minutes). */
+export const MAX_RECORDING_SECONDS = 15 * 60;
+/** How much longer than its lesson a recording may be (start and stop of the recorder). */
+export const RECORDING_SLACK_SECONDS = 5;
+/**
+ * Bytes per second of recording an upload link accepts: 5 MB/s is 40 Mbit/s, twice the
+ * browser's ~20 Mbit/s target (a MediaRecorder overshoots its bitrate on busy frames).
+ */
+export const RECORDING_BYTES_PER_SECOND = 5_000_000;
+/** The smallest upload limit, for very short lessons (header, key frames). */
+export const MIN_RECORDING_BYTES = 64_000_000;
+/** The largest frame side read (the browser renders 1536x2728). */
+export const MAX_FRAME_SIDE = 4096;
+
+/** The longest recording accepted for a lesson of `lessonSeconds` (null: unknown). */
+export function recordingLimitSeconds(lessonSeconds: number | null): number {
+  if (lessonSeconds === null || !(lessonSeconds > 0)) return MAX_RECORDING_SECONDS;
+  return Math.min(MAX_RECORDING_SECONDS, lessonSeconds + RECORDING_SLACK_SECONDS);
+}
+
+/**
+ * The largest upload accepted for a lesson: its longest recording at RECORDING_BYTES_PER_SECOND
+ * (at most 4.5 GB for 15 minutes, under S3's 5 GB limit of one PUT).
+ */
+export function recordingByteLimit(lessonSeconds: number | null): number {
+  return Math.max(
+    MIN_RECORDING_BYTES,
+    Math.ceil(recordingLimitSeconds(lessonSeconds)) * RECORDING_BYTES_PER_SECOND,
+  );
+}
+
+/** A conversion that cannot succeed, with the short sentence its status shows. */
+export class ConversionRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConversionRefusal';
+  }
+}
+
+export const UNREADABLE = 'The recording could not be read.';
+export const TOO_LONG = 'The recording is longer than the lesson.';
+export const TOO_SLOW = 'Conversion took too long.';
+
+const WEBM_DEMUXERS = 'matroska,webm';
+
+function inputArgs(file: string): string[] {
+  return [
+    '-protocol_whitelist',
+    'file',
+    '-format_whitelist',
+    WEBM_DEMUXERS,
+    '-i',
+    `file:${path.resolve(file)}`,
+  ];
+}
+
+/** What the probe found in a recording. */
+export interface RecordingFacts {
+  width: number;
+  height: number;
+  hasAudio: boolean;
+  /** The container's claim, when there is one (MediaRecorder files often have none). */
+  headerSeconds: number | null;
+}
+
+interface ProbeJson {
+  streams?: {
+    codec_type?: string;
+    width?: number;
+    height?: number;
+    disposition?: { attached_pic?: number };
+  }[];
+  format?: { format_name?: string; duration?: string };
+}
+
+async function tool(
+  binary: string,
+  args: string[],
+  options: {
+    activity: string;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    onStdout?: (chunk: Buffer) => boolean;
+  },
+): Promise<{ code: number | null; stderr: string }> {
+  try {
+    return await runTool(binary, args, options);
+  } catch (error) {
+    if (error instanceof EngineError && error.code === 'timeout') {
+      throw new ConversionRefusal(TOO_SLOW);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads a recording's container and streams with ffprobe: Matroska/WebM only, with a video
+ * stream of a sane frame size. The container's duration is only a first check (it can lie):
+ * the limit holds on what ffmpeg decodes (`convertRecording`).
+ */
+export async function probeRecording(
+  ffprobe: string,
+  file: string,
+  options: { limitSeconds: number; signal?: AbortSignal | undefined },
+): Promise<RecordingFacts> {
+  let stdout = '';
+  const result = await tool(
+    ffprobe,
+    [
+      '-v',
+      'error',
+      '-hide_banner',
+      ...inputArgs(file),
+      '-show_format',
+      '-show_streams',
+      '-of',
+      'json',
+    ],
+    {
+      activity: 'Reading the recording',
+      timeoutMs: 30_000,
+      signal: options.signal,
+      onStdout: (chunk) => {
+        stdout += chunk.toString('utf8');
+        return stdout.length < 1024 * 1024;
+      },
+    },
+  );
+  if (result.code !== 0) throw new ConversionRefusal(UNREADABLE);
+  let json: ProbeJson;
+  try {
+    json = JSON.parse(stdout) as ProbeJson;
+  } catch {
+    throw new ConversionRefusal(UNREADABLE);
+  }
+  const formats = (json.format?.format_name ?? '').split(',');
+  if (!formats.includes('matroska') && !formats.includes('webm')) {
+    throw new ConversionRefusal(UNREADABLE);
+  }
+  const streams = json.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const width = video?.width ?? 0;
+  const height = video?.height ?? 0;
+  if (width <= 0 || height <= 0 || width > MAX_FRAME_SIDE || height > MAX_FRAME_SIDE) {
+    throw new ConversionRefusal(UNREADABLE);
+  }
+  const claimed = Number(json.format?.duration);
+  const headerSeconds = Number.isFinite(claimed) && claimed > 0 ? claimed : null;
+  if (headerSeconds !== null && headerSeconds > options.limitSeconds) {
+    throw new ConversionRefusal(TOO_LONG);
+  }
+  return {
+    width,
+    height,
+    hasAudio: streams.some((s) => s.codec_type === 'audio'),
+    headerSeconds,
+  };
+}
+
+export interface ConvertOptions {
+  ffmpeg: string;
+  input: string;
+  output: string;
+  /** The longest output allowed, in seconds, measured on the decoded streams. */
+  limitSeconds: number;
+  /** The length expected, for progress (the header's, else the lesson's). */
+  expectedSeconds: number;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Percent 0..100 of the conversion done. */
+  onProgress?: (percent: number) => void;
+}
+
+/**
+ * Converts the WebM to H.264 (libx264 veryfast, yuv420p, 30 fps, the input's frame size made
+ * even) and AAC in an MP4 with the index at the front (faststart). ffmpeg's `-progress` output
+ * gives the time written so far: past `limitSeconds` the run is stopped and the recording
+ * refused as too long, whatever its header claimed. Returns the seconds written.
+ */
+export async function convertRecording(options: ConvertOptions): Promise<number> {
+  const limitUs = options.limitSeconds * 1e6;
+  const expectedUs = Math.max(1, options.expectedSeconds * 1e6);
+  let writtenUs = 0;
+  const seen = { tooLong: false };
+  let pending = '';
+  const result = await tool(
+    options.ffmpeg,
+    [
+      '-nostdin',
+      '-hide_banner',
+      '-v',
+      'error',
+      ...inputArgs(options.input),
+      '-map',
+      '0:v:0',
+      '-map',
+      '0:a:0?',
+      // A bound on the work whatever the file holds; going past the limit is refused below.
+      '-t',
+      String(Math.ceil(options.limitSeconds + 1)),
+      '-vf',
+      'fps=30,scale=trunc(iw/2)*2:trunc(ih/2)*2,setsar=1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '160k',
+      '-ac',
+      '2',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      '-progress',
+      'pipe:1',
+      '-nostats',
+      '-y',
+      options.output,
+    ],
+    {
+      activity: 'Converting the recording',
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      onStdout: (chunk) => {
+        const lines = (pending + chunk.toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const match = /^out_time_(?:us|ms)=(\d+)$/.exec(line.trim());
+          if (!match) continue;
+          writtenUs = Math.max(writtenUs, Number(match[1]));
+          if (writtenUs > limitUs) {
+            seen.tooLong = true;
+            return false;
+          }
+          options.onProgress?.(Math.min(100, (writtenUs / expectedUs) * 100));
+        }
+        return true;
+      },
+    },
+  );
+  if (seen.tooLong) throw new ConversionRefusal(TOO_LONG);
+  if (result.code !== 0) throw new ConversionRefusal(UNREADABLE);
+  return writtenUs / 1e6;
+}
