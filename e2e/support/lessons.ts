@@ -7,6 +7,7 @@ import {
   type TestServer,
   type TestUser,
 } from '../../apps/server/test/support/test-server.js';
+import { ConversionRunner } from '../../apps/server/src/jobs/conversion-runner.js';
 import { jobObjectKey } from '../../apps/server/src/storage/keys.js';
 
 export type { TestServer, TestUser };
@@ -19,7 +20,23 @@ export type { TestServer, TestUser };
  * deterministic. setProgress and completeLikeWorker write the job rows directly.
  */
 export async function startServerWithWeb(env: Record<string, string> = {}): Promise<TestServer> {
-  return startTestServer({ env: { SERVE_WEB: 'true', ...env } });
+  const server = await startTestServer({ env: { SERVE_WEB: 'true', ...env } });
+  // The MP4 export's converter, as every API process runs it (main.ts).
+  const conversions = new ConversionRunner({
+    database: server.ctx.database,
+    store: server.ctx.store,
+    log: { info: () => undefined, warn: () => undefined, error: console.error },
+    timeLimitSeconds: server.config.convertTimeLimitSeconds,
+    leaseSeconds: 60,
+  });
+  conversions.start();
+  return {
+    ...server,
+    async close() {
+      await conversions.stop();
+      await server.close();
+    },
+  };
 }
 
 /** The account a browser sign-in created, as a test user with an access token of its own. */
