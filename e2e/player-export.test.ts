@@ -1,9 +1,11 @@
-import { rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { SCREENSHOT_DIR, launchChromium, screenshot } from './support/browser.js';
+import { findFfmpeg } from '../packages/engine/src/adapters/binaries.js';
 import { editLesson } from './support/editor.js';
 import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
 import { makeVideo, mediaDir, probeMedia, rgbFrame } from './support/media.js';
@@ -136,6 +138,12 @@ describe('export video with tabs', () => {
       expect(probe.video).toMatchObject({ width: 1536, height: 2728 });
       expect(probe.audio).not.toBeNull();
 
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      // The middle frame at full size, to look at (is every fret number readable?).
+      execFileSync(findFfmpeg(), [
+        ...['-v', 'error', '-y', '-i', file, '-ss', '3', '-frames:v', '1'],
+        path.join(SCREENSHOT_DIR, 'export-frame-1536x2728.png'),
+      ]);
       // The tab in the middle of the video is the tab the preview drew for that time.
       const recorded = rgbFrame(file, 3, PREVIEW.width, PREVIEW.height);
       const elsewhere = rgbFrame(file, 1, PREVIEW.width, PREVIEW.height);

@@ -16,8 +16,10 @@ export function Dialog(props: {
    * focusing the button would scroll the beginning out of view. Tab still reaches the buttons.
    */
   focusTitle?: boolean;
+  /** A wide dialog (a preview beside its settings). */
+  wide?: boolean;
 }) {
-  const { open, title, onClose, children, actions, focusTitle = false } = props;
+  const { open, title, onClose, children, actions, focusTitle = false, wide = false } = props;
   const ref = useRef<HTMLDialogElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const titleId = useId();
@@ -43,7 +45,7 @@ export function Dialog(props: {
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={wide ? 'dialog dialog-wide' : 'dialog'}
       aria-labelledby={titleId}
       onClose={() => {
         if (wanted.current) onClose();

@@ -192,6 +192,7 @@ export function ExportDialog(props: {
     <Dialog
       open={open}
       title="Export video with tabs"
+      wide
       onClose={close}
       actions={
         phase.kind === 'setup' ? (
@@ -266,8 +267,9 @@ export function ExportDialog(props: {
               Reset framing
             </button>
             <p className="muted small">
-              {EXPORT_OUTPUT.width} × {EXPORT_OUTPUT.height}, 30 fps. The video plays through once
-              while it is recorded, so the export takes as long as the lesson.
+              {EXPORT_OUTPUT.width} × {EXPORT_OUTPUT.height}, 30 fps. Every frame is drawn and
+              encoded here in the browser: a fast computer needs less time than the lesson lasts, a
+              slow one more. Keep this tab open until the download starts.
             </p>
           </div>
         </div>

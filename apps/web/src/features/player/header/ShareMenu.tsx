@@ -99,7 +99,7 @@ export function ShareMenu(props: {
         button={<span className="lp-tool-label">Share</span>}
         nameFromContent
       >
-        {() => (
+        {(close) => (
           <div className="lp-share">
             {isOwner && (
               <label className="lp-menu-item lp-share-toggle">
@@ -147,7 +147,10 @@ export function ShareMenu(props: {
                       ? undefined
                       : 'Export needs edit access to the lesson, and the lesson loaded.'
                   }
-                  onClick={props.onExport}
+                  onClick={() => {
+                    close();
+                    props.onExport?.();
+                  }}
                 >
                   <span>Export video with tabs</span>
                 </button>
