@@ -1,8 +1,19 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
 import { launchChromium, screenshot } from './support/browser.js';
-import { queuedJob, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
+import { editLesson } from './support/editor.js';
+import {
+  queuedJob,
+  seedLesson,
+  startServerWithWeb,
+  userByEmail,
+  type TestServer,
+} from './support/lessons.js';
+import { makeVideo, mediaDir, probeMedia } from './support/media.js';
+import { openLesson } from './support/player.js';
 import { DESKTOP } from './support/shots.js';
 
 /**
@@ -14,19 +25,22 @@ import { DESKTOP } from './support/shots.js';
 describe('the admin console', () => {
   let server: TestServer;
   let browser: Browser;
+  let work: string;
 
   beforeAll(async () => {
+    work = mediaDir();
     server = await startServerWithWeb({ ADMIN_EMAILS: 'ada@example.test' });
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser.close();
     await server.close();
+    rmSync(work, { recursive: true, force: true });
   });
 
   it('approves an upgrade, grants credits, retries a failed job; others are refused', async () => {
     // Fred, a free user, asks for Pro on the Credits page.
-    const fredContext = await browser.newContext({ viewport: DESKTOP });
+    const fredContext = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const fredPage = await fredContext.newPage();
     await signIn(
       fredPage,
@@ -126,6 +140,27 @@ describe('the admin console', () => {
     // Fred's next page shows his Pro features.
     await fredPage.goto(`${server.url}/credits`);
     await fredPage.getByText('Your account already has Pro features (pilot).').waitFor();
+
+    // And he exports one of his lessons, no longer locked, as WebM and as MP4.
+    const video = makeVideo(work, 'fred.mp4', 2, { sound: 'tone' });
+    const lesson = await seedLesson(server, fred, { ...editLesson(), video, duration: 2 });
+    await openLesson(fredPage, server.url, lesson);
+    for (const format of ['WebM (fastest)', 'MP4 (plays everywhere)']) {
+      await fredPage.getByRole('button', { name: 'Share' }).click();
+      await fredPage.getByRole('button', { name: 'Export video with tabs' }).click();
+      const dialog = fredPage.getByRole('dialog', { name: 'Export video with tabs' });
+      await dialog.getByLabel(format).check();
+      const [download] = await Promise.all([
+        fredPage.waitForEvent('download', { timeout: 240_000 }),
+        dialog.getByRole('button', { name: 'Export' }).click(),
+      ]);
+      const file = path.join(work, `fred-${download.suggestedFilename()}`);
+      await download.saveAs(file);
+      const probe = probeMedia(file);
+      expect(probe.video, format).toMatchObject({ width: 1536, height: 2728 });
+      expect(Math.abs(probe.duration - 2), format).toBeLessThan(0.1);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+    }
     await fredContext.close();
-  });
+  }, 420_000);
 });

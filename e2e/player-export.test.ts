@@ -50,7 +50,11 @@ describe('export video with tabs', () => {
     work = mediaDir();
     video = makeVideo(work, 'export.mp4', SECONDS, { sound: 'tone' });
     shortVideo = makeVideo(work, 'short.mp4', SHORT_SECONDS, { sound: 'tone' });
-    server = await startServerWithWeb({ PILOT_EMAILS: 'pia@example.test' });
+    // Four lessons for one pilot: more than the sign-up grant.
+    server = await startServerWithWeb({
+      PILOT_EMAILS: 'pia@example.test',
+      SIGNUP_CREATOR_CREDITS: '10',
+    });
     browser = await launchChromium();
   });
   afterAll(async () => {
