@@ -158,6 +158,7 @@ describe('the admin console', () => {
       await download.saveAs(file);
       const probe = probeMedia(file);
       expect(probe.video, format).toMatchObject({ width: 1536, height: 2728 });
+      expect(probe.audio, format).not.toBeNull();
       expect(Math.abs(probe.duration - 2), format).toBeLessThan(0.1);
       await dialog.getByRole('button', { name: 'Close' }).click();
     }

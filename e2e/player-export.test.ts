@@ -12,9 +12,13 @@ import { makeVideo, mediaDir, probeMedia, rgbFrame } from './support/media.js';
 import { openLesson, seekTo } from './support/player.js';
 import { DESKTOP } from './support/shots.js';
 
-const SECONDS = 6;
+/**
+ * Lesson lengths. EXPORT_TEST_SECONDS / EXPORT_TEST_SHORT_SECONDS set longer ones to time an
+ * export (the closing note's 30 s figures: both 30, with -t "records|uploads").
+ */
+const SECONDS = Number(process.env.EXPORT_TEST_SECONDS ?? '6');
 /** The MP4 tests use a shorter lesson: the conversion of 1536 x 2728 frames is slow on 2 cores. */
-const SHORT_SECONDS = 2;
+const SHORT_SECONDS = Number(process.env.EXPORT_TEST_SHORT_SECONDS ?? '2');
 const PREVIEW = { width: 270, height: 480 };
 /** The default tab overlay's band in the 270 x 480 preview (overlayY 2672 of 3840, 1152 high). */
 const BAND = { top: Math.ceil((2672 / 3840) * 480) + 2, bottom: 478 };
@@ -102,67 +106,74 @@ describe('export video with tabs', () => {
       return rgb;
     });
 
-  it('records a WebM the length of the lesson, with sound, showing what the preview shows', async () => {
-    const { context, page } = await pilotLesson();
-    try {
-      await seekTo(page, 3);
-      const dialog = await openExport(page);
-      await screenshot(page, 'export-dialog-light-1440');
-      // The preview follows the framing: moving the tab changes the picture.
-      const atThree = await previewPixels(page);
-      await dialog.getByLabel('Tab position').fill('1600');
-      await expect
-        .poll(async () => (await previewPixels(page)).join(',') !== atThree.join(','))
-        .toBe(true);
-      await dialog.getByRole('button', { name: 'Reset framing' }).click();
-      await expect.poll(async () => (await previewPixels(page)).join(',')).toBe(atThree.join(','));
+  it(
+    'records a WebM the length of the lesson, with sound, showing what the preview shows',
+    async () => {
+      const { context, page } = await pilotLesson();
+      try {
+        await seekTo(page, 3);
+        const dialog = await openExport(page);
+        await screenshot(page, 'export-dialog-light-1440');
+        // The preview follows the framing: moving the tab changes the picture.
+        const atThree = await previewPixels(page);
+        await dialog.getByLabel('Tab position').fill('1600');
+        await expect
+          .poll(async () => (await previewPixels(page)).join(',') !== atThree.join(','))
+          .toBe(true);
+        await dialog.getByRole('button', { name: 'Reset framing' }).click();
+        await expect
+          .poll(async () => (await previewPixels(page)).join(','))
+          .toBe(atThree.join(','));
 
-      await dialog.getByLabel('WebM (fastest)').check();
-      const started = Date.now();
-      const [download] = await Promise.all([
-        page.waitForEvent('download', { timeout: 120_000 }),
-        dialog.getByRole('button', { name: 'Export' }).click(),
-      ]);
-      const file = path.join(work, download.suggestedFilename());
-      await download.saveAs(file);
-      console.info(
-        `WebM export of a ${String(SECONDS)} s lesson: ${((Date.now() - started) / 1000).toFixed(1)} s`,
-      );
-      expect(download.suggestedFilename()).toMatch(/-tabs\.webm$/);
-      const done = dialog.getByText(/Done: .*-tabs\.webm is downloading\./);
-      await done.waitFor();
-      console.info(
-        `made ${String(await done.getAttribute('data-method'))} at ${String(await done.getAttribute('data-speed'))}x the lesson's speed`,
-      );
+        await dialog.getByLabel('WebM (fastest)').check();
+        const started = Date.now();
+        const [download] = await Promise.all([
+          page.waitForEvent('download', { timeout: 120_000 + SECONDS * 15_000 }),
+          dialog.getByRole('button', { name: 'Export' }).click(),
+        ]);
+        const file = path.join(work, download.suggestedFilename());
+        await download.saveAs(file);
+        console.info(
+          `WebM export of a ${String(SECONDS)} s lesson: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        );
+        expect(download.suggestedFilename()).toMatch(/-tabs\.webm$/);
+        const done = dialog.getByText(/Done: .*-tabs\.webm is downloading\./);
+        await done.waitFor();
+        console.info(
+          `made ${String(await done.getAttribute('data-method'))} at ${String(await done.getAttribute('data-speed'))}x the lesson's speed`,
+        );
 
-      const probe = probeMedia(file);
-      expect(Math.abs(probe.duration - SECONDS), `duration ${String(probe.duration)}`).toBeLessThan(
-        0.1,
-      );
-      expect(probe.video).toMatchObject({ width: 1536, height: 2728 });
-      expect(probe.audio).not.toBeNull();
+        const probe = probeMedia(file);
+        expect(
+          Math.abs(probe.duration - SECONDS),
+          `duration ${String(probe.duration)}`,
+        ).toBeLessThan(0.1);
+        expect(probe.video).toMatchObject({ width: 1536, height: 2728 });
+        expect(probe.audio).not.toBeNull();
 
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      // The middle frame at full size, to look at (is every fret number readable?).
-      execFileSync(findFfmpeg(), [
-        ...['-v', 'error', '-y', '-i', file, '-ss', '3', '-frames:v', '1'],
-        path.join(SCREENSHOT_DIR, 'export-frame-1536x2728.png'),
-      ]);
-      // The tab in the middle of the video is the tab the preview drew for that time.
-      const recorded = rgbFrame(file, 3, PREVIEW.width, PREVIEW.height);
-      const elsewhere = rgbFrame(file, 1, PREVIEW.width, PREVIEW.height);
-      const preview = Uint8Array.from(atThree);
-      const same = bandDifference(recorded, preview);
-      const other = bandDifference(elsewhere, preview);
-      console.info(
-        `tab band difference: same time ${same.toFixed(1)}, 2 s earlier ${other.toFixed(1)}`,
-      );
-      expect(same).toBeLessThan(other);
-      expect(same).toBeLessThan(20);
-    } finally {
-      await context.close();
-    }
-  }, 240_000);
+        mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        // The middle frame at full size, to look at (is every fret number readable?).
+        execFileSync(findFfmpeg(), [
+          ...['-v', 'error', '-y', '-i', file, '-ss', '3', '-frames:v', '1'],
+          path.join(SCREENSHOT_DIR, 'export-frame-1536x2728.png'),
+        ]);
+        // The tab in the middle of the video is the tab the preview drew for that time.
+        const recorded = rgbFrame(file, 3, PREVIEW.width, PREVIEW.height);
+        const elsewhere = rgbFrame(file, 1, PREVIEW.width, PREVIEW.height);
+        const preview = Uint8Array.from(atThree);
+        const same = bandDifference(recorded, preview);
+        const other = bandDifference(elsewhere, preview);
+        console.info(
+          `tab band difference: same time ${same.toFixed(1)}, 2 s earlier ${other.toFixed(1)}`,
+        );
+        expect(same).toBeLessThan(other);
+        expect(same).toBeLessThan(20);
+      } finally {
+        await context.close();
+      }
+    },
+    240_000 + SECONDS * 20_000,
+  );
 
   it('shows the framing editor in the dark scheme', async () => {
     const { context, page } = await pilotLesson('dark');
@@ -175,46 +186,50 @@ describe('export video with tabs', () => {
     }
   });
 
-  it('MP4: uploads the recording, converts it on the server and downloads webm_converted.mp4', async () => {
-    const { context, page } = await pilotLesson('light', {
-      file: shortVideo,
-      seconds: SHORT_SECONDS,
-    });
-    try {
-      const dialog = await openExport(page);
-      await dialog.getByLabel('MP4 (plays everywhere)').check();
-      const started = Date.now();
-      const stages = new Set<string>();
-      const watch = setInterval(() => {
-        void dialog
-          .locator('.lp-export-progress p')
-          .textContent({ timeout: 100 })
-          .then((t) => stages.add((t ?? '').replace(/….*/, '')))
-          .catch(() => undefined);
-      }, 100);
-      const [download] = await Promise.all([
-        page.waitForEvent('download', { timeout: 240_000 }),
-        dialog.getByRole('button', { name: 'Export' }).click(),
-      ]);
-      clearInterval(watch);
-      expect(download.suggestedFilename()).toBe('webm_converted.mp4');
-      const file = path.join(work, 'converted.mp4');
-      await download.saveAs(file);
-      console.info(
-        `MP4 export of a ${String(SHORT_SECONDS)} s lesson: ${((Date.now() - started) / 1000).toFixed(1)} s; stages seen: ${[...stages].join(' -> ')}`,
-      );
-      const probe = probeMedia(file);
-      expect(probe.video).toMatchObject({ codec: 'h264', width: 1536, height: 2728 });
-      expect(probe.audio).toMatchObject({ codec: 'aac' });
-      expect(
-        Math.abs(probe.duration - SHORT_SECONDS),
-        `duration ${String(probe.duration)}`,
-      ).toBeLessThan(0.1);
-      expect([...stages]).toEqual(expect.arrayContaining(['Recording', 'Converting']));
-    } finally {
-      await context.close();
-    }
-  }, 300_000);
+  it(
+    'MP4: uploads the recording, converts it on the server and downloads webm_converted.mp4',
+    async () => {
+      const { context, page } = await pilotLesson('light', {
+        file: shortVideo,
+        seconds: SHORT_SECONDS,
+      });
+      try {
+        const dialog = await openExport(page);
+        await dialog.getByLabel('MP4 (plays everywhere)').check();
+        const started = Date.now();
+        const stages = new Set<string>();
+        const watch = setInterval(() => {
+          void dialog
+            .locator('.lp-export-progress p')
+            .textContent({ timeout: 100 })
+            .then((t) => stages.add((t ?? '').replace(/….*/, '')))
+            .catch(() => undefined);
+        }, 100);
+        const [download] = await Promise.all([
+          page.waitForEvent('download', { timeout: 240_000 + SHORT_SECONDS * 20_000 }),
+          dialog.getByRole('button', { name: 'Export' }).click(),
+        ]);
+        clearInterval(watch);
+        expect(download.suggestedFilename()).toBe('webm_converted.mp4');
+        const file = path.join(work, 'converted.mp4');
+        await download.saveAs(file);
+        console.info(
+          `MP4 export of a ${String(SHORT_SECONDS)} s lesson: ${((Date.now() - started) / 1000).toFixed(1)} s; stages seen: ${[...stages].join(' -> ')}`,
+        );
+        const probe = probeMedia(file);
+        expect(probe.video).toMatchObject({ codec: 'h264', width: 1536, height: 2728 });
+        expect(probe.audio).toMatchObject({ codec: 'aac' });
+        expect(
+          Math.abs(probe.duration - SHORT_SECONDS),
+          `duration ${String(probe.duration)}`,
+        ).toBeLessThan(0.1);
+        expect([...stages]).toEqual(expect.arrayContaining(['Recording', 'Converting']));
+      } finally {
+        await context.close();
+      }
+    },
+    300_000 + SHORT_SECONDS * 25_000,
+  );
 
   it('MP4: a conversion that fails says so and downloads the WebM after the pause', async () => {
     const { context, page } = await pilotLesson('light', {
