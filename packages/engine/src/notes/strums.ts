@@ -109,6 +109,56 @@ function inSweep(strum: readonly NoteCandidate[], pitch: number, frame: number):
   return true;
 }
 
+/**
+ * The notes of one pitch by start frame, for the questions a strum asks of every pitch (a lesson
+ * has thousands of strums and notes: a scan of all notes per strum and pitch grows with the
+ * square of its length).
+ */
+interface PitchNotes {
+  /** Whether a note of this pitch starts in frames a..b. */
+  startsWithin(a: number, b: number): boolean;
+  /** Whether a note of this pitch started before `frame` and still sounds after it. */
+  soundingAt(frame: number): boolean;
+}
+
+function indexByPitch(notes: readonly NoteCandidate[]): Map<number, PitchNotes> {
+  const lists = new Map<number, NoteCandidate[]>();
+  for (const q of notes) {
+    const list = lists.get(q.pitch);
+    if (list) list.push(q);
+    else lists.set(q.pitch, [q]);
+  }
+  const index = new Map<number, PitchNotes>();
+  for (const [pitch, list] of lists) {
+    list.sort(byStart);
+    const starts = list.map((q) => q.start);
+    // Longest end among the notes before each position.
+    const endBefore = new Float64Array(list.length + 1).fill(-Infinity);
+    list.forEach((q, i) => {
+      endBefore[i + 1] = Math.max(endBefore[i] ?? -Infinity, q.end);
+    });
+    /** Number of notes that start before `frame`. */
+    const before = (frame: number) => {
+      let a = 0;
+      let b = starts.length;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if ((starts[m] ?? 0) < frame) a = m + 1;
+        else b = m;
+      }
+      return a;
+    };
+    index.set(pitch, {
+      startsWithin: (a, b) => {
+        const i = before(a);
+        return i < starts.length && (starts[i] ?? Infinity) <= b;
+      },
+      soundingAt: (frame) => (endBefore[before(frame)] ?? -Infinity) > frame,
+    });
+  }
+  return index;
+}
+
 /** Groups of attacked notes that form strums (start frames close together). */
 export function findStrums(notes: readonly NoteCandidate[]): NoteCandidate[][] {
   const attacks = notes.filter((n) => n.source === 'attack').sort(byStart);
@@ -143,6 +193,7 @@ export function strumCandidates(
   const maxPitch = Math.min(108, Math.round(options.maxPitch));
   const n = output.frames.length;
   const out: StrumCandidate[] = [];
+  const byPitch = indexByPitch(notes);
   for (const strum of findStrums(notes)) {
     const starts = strum.map((s) => s.start);
     const strumStart = Math.min(...starts);
@@ -154,7 +205,8 @@ export function strumCandidates(
     for (let p = minPitch; p <= maxPitch; p++) {
       if (!classes.has(p % 12)) continue;
       // Already found at this strum.
-      if (notes.some((q) => q.pitch === p && q.start >= lo - 1 && q.start <= hi + 1)) continue;
+      const ofPitch = byPitch.get(p);
+      if (ofPitch?.startsWithin(lo - 1, hi + 1)) continue;
       let frame = -1;
       let onset = 0;
       for (let t = lo; t <= hi; t++) {
@@ -172,7 +224,7 @@ export function strumCandidates(
         valueAt(output.frames, frame - 2, p),
       );
       const after = peakOver(output.frames, p, frame, frame + 4);
-      const ringing = notes.some((q) => q.pitch === p && q.start < lo && q.end > lo);
+      const ringing = ofPitch?.soundingAt(lo) ?? false;
       const ghostLike = strum.some(
         (q) => Math.abs(q.start - frame) <= GHOST_WINDOW && GHOST_INTERVALS.includes(p - q.pitch),
       );
