@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Clones the current commit into a temporary folder outside this repository's parent (so there is
-# no ../shared or anything else beside it), runs the README's test command there
+# nothing beside it), runs the README's test command there
 # (`npm install && npm test`) with none of the project's settings from this shell, and reports
 # the counts and how long it took. Only committed work is checked.
 #

@@ -15,7 +15,7 @@ interface OpenApiDocument {
 /** Fastify's `/a/:id` as OpenAPI writes it: `/a/{id}`. */
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-/** The calls of spec section 7 (product-spec.md), copied here: tests never read ../shared. */
+/** The calls of spec section 7 (product-spec.md), copied into this file: the test reads nothing outside the repository. */
 const SPEC_SECTION_7 = [
   'GET /api/my-credits',
   'GET /api/me',
