@@ -8,4 +8,5 @@
  */
 export { findFfmpeg, findFfprobe } from './adapters/binaries.js';
 export { runTool, type ToolOptions, type ToolResult } from './adapters/process.js';
+export { progressReader, whitelistedInput } from './adapters/ffmpeg-args.js';
 export { EngineError } from './errors.js';

@@ -1,5 +1,9 @@
-import path from 'node:path';
-import { EngineError, runTool } from '@riffscribe/engine/media-tools';
+import {
+  EngineError,
+  progressReader,
+  runTool,
+  whitelistedInput,
+} from '@riffscribe/engine/media-tools';
 
 /**
  * The MP4 export's ffmpeg and ffprobe work (conversion-runner.ts), through the engine's tool
@@ -50,17 +54,10 @@ export const UNREADABLE = 'The recording could not be read.';
 export const TOO_LONG = 'The recording is longer than the lesson.';
 export const TOO_SLOW = 'Conversion took too long.';
 
-const WEBM_DEMUXERS = 'matroska,webm';
+const WEBM_DEMUXERS = ['matroska', 'webm'];
 
 function inputArgs(file: string): string[] {
-  return [
-    '-protocol_whitelist',
-    'file',
-    '-format_whitelist',
-    WEBM_DEMUXERS,
-    '-i',
-    `file:${path.resolve(file)}`,
-  ];
+  return whitelistedInput(file, WEBM_DEMUXERS);
 }
 
 /** What the probe found in a recording. */
@@ -191,7 +188,6 @@ export async function convertRecording(options: ConvertOptions): Promise<number>
   const expectedUs = Math.max(1, options.expectedSeconds * 1e6);
   let writtenUs = 0;
   const seen = { tooLong: false };
-  let pending = '';
   const result = await tool(
     options.ffmpeg,
     [
@@ -237,21 +233,15 @@ export async function convertRecording(options: ConvertOptions): Promise<number>
       activity: 'Converting the recording',
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      onStdout: (chunk) => {
-        const lines = (pending + chunk.toString('utf8')).split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          const match = /^out_time_(?:us|ms)=(\d+)$/.exec(line.trim());
-          if (!match) continue;
-          writtenUs = Math.max(writtenUs, Number(match[1]));
-          if (writtenUs > limitUs) {
-            seen.tooLong = true;
-            return false;
-          }
-          options.onProgress?.(Math.min(100, (writtenUs / expectedUs) * 100));
+      onStdout: progressReader((us) => {
+        writtenUs = Math.max(writtenUs, us);
+        if (writtenUs > limitUs) {
+          seen.tooLong = true;
+          return false;
         }
+        options.onProgress?.(Math.min(100, (writtenUs / expectedUs) * 100));
         return true;
-      },
+      }),
     },
   );
   if (seen.tooLong) throw new ConversionRefusal(TOO_LONG);

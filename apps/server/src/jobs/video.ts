@@ -1,7 +1,11 @@
-import path from 'node:path';
 import { MediaToolError } from './failures.js';
 import type { MediaFacts } from './engine-api.js';
-import { EngineError, runTool } from '@riffscribe/engine/media-tools';
+import {
+  EngineError,
+  progressReader,
+  runTool,
+  whitelistedInput,
+} from '@riffscribe/engine/media-tools';
 
 /**
  * The worker's own ffmpeg work: a browser-safe copy of the upload and a thumbnail. Inputs are
@@ -9,20 +13,13 @@ import { EngineError, runTool } from '@riffscribe/engine/media-tools';
  * demuxers, so no playlist or list of files is ever followed.
  */
 
-const VIDEO_DEMUXERS = 'mov,matroska,webm,avi,flv,asf,mpeg,mpegts,ogg';
+const VIDEO_DEMUXERS = ['mov', 'matroska', 'webm', 'avi', 'flv', 'asf', 'mpeg', 'mpegts', 'ogg'];
 
 /** The largest short side of the browser video, in pixels (1080p). */
 const MAX_VIDEO_SHORT_SIDE = 1080;
 
 function inputArgs(file: string): string[] {
-  return [
-    '-protocol_whitelist',
-    'file',
-    '-format_whitelist',
-    VIDEO_DEMUXERS,
-    '-i',
-    `file:${path.resolve(file)}`,
-  ];
+  return whitelistedInput(file, VIDEO_DEMUXERS);
 }
 
 /**
@@ -155,7 +152,6 @@ export function videoFilter(frameRate: number | undefined): string {
  */
 export async function transcodeForBrowser(options: TranscodeOptions): Promise<void> {
   const totalUs = Math.max(1, options.durationSeconds * 1e6);
-  let pending = '';
   const result = await ffmpeg(
     options.ffmpeg,
     [
@@ -206,14 +202,10 @@ export async function transcodeForBrowser(options: TranscodeOptions): Promise<vo
       activity: 'Converting the video for playback',
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      onStdout: (chunk) => {
-        const lines = (pending + chunk.toString('utf8')).split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          const match = /^out_time_(?:us|ms)=(\d+)$/.exec(line.trim());
-          if (match) options.onProgress?.(Math.min(100, (Number(match[1]) / totalUs) * 100));
-        }
-      },
+      onStdout: progressReader((us) => {
+        options.onProgress?.(Math.min(100, (us / totalUs) * 100));
+        return true;
+      }),
     },
   );
   if (result.aborted) throw new Error('The video conversion was cancelled.');

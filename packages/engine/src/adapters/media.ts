@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { EngineError } from '../errors.js';
 import { SAMPLE_RATE } from '../units.js';
 import { findFfmpeg, findFfprobe } from './binaries.js';
+import { whitelistedInput } from './ffmpeg-args.js';
 import { runTool } from './process.js';
 
 /**
@@ -80,14 +80,7 @@ const UNREADABLE =
   'file. Export it again as MP4, MOV, WebM, MP3 or WAV and upload that.';
 
 function inputArgs(file: string): string[] {
-  return [
-    '-protocol_whitelist',
-    'file',
-    '-format_whitelist',
-    INPUT_FORMATS.join(','),
-    '-i',
-    `file:${path.resolve(file)}`,
-  ];
+  return whitelistedInput(file, INPUT_FORMATS);
 }
 
 /** Size of the file in bytes; EngineError for a missing, unreadable or empty file. */
