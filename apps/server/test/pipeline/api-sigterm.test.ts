@@ -1,44 +1,20 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import type { SignedUploadResponse } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, reachable } from '../support/net.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
-import { SERVER_DIST, ensureServerBuilt } from './support/build.js';
+import { ensureServerBuilt } from './support/build.js';
 import { makeClip, readClip } from './support/clips.js';
 import { creatorBalance, submitVideo, waitForJob } from './support/pipeline-server.js';
+import { startServerEntry } from './support/workers.js';
 
 // Locally the PostgreSQL server may be missing; in CI it must be there.
 const postgres = process.env.CI === 'true' || (await reachable('127.0.0.1', 5432));
-
-interface ServerProcess {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** `npm start`'s process (apps/server/dist/main.js, embedded worker) on `env`. */
-function startServerProcess(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, [path.join(SERVER_DIST, 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
-      resolve({ code, signal });
-    });
-  });
-  return { child, output: () => output, exited };
-}
 
 async function waitUntil(what: string, test: () => Promise<boolean>, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -130,7 +106,7 @@ describe.skipIf(!postgres)('the API process on SIGTERM', () => {
   const db = () => testDb.database.db;
 
   it('finishes the request under way, refuses new ones, hands the job back; it completes once after a restart', async () => {
-    let server = startServerProcess(env);
+    let server = startServerEntry('main.js', env);
     try {
       await waitUntil('the server answers', async () => !(await refused(api.url)));
       const before = await creatorBalance(helper, user.uid);
@@ -199,7 +175,7 @@ describe.skipIf(!postgres)('the API process on SIGTERM', () => {
       expect(handed).toEqual({ status: 'queued', lease_token: null });
 
       // The next start picks it up and completes it; the credit was taken once.
-      server = startServerProcess(env);
+      server = startServerEntry('main.js', env);
       await waitUntil('the server answers again', async () => !(await refused(api.url)));
       const { final } = await waitForJob(api, user, jobId, { timeoutMs: 150_000, everyMs: 250 });
       expect(final.status, final.error ?? '').toBe('completed');
@@ -213,12 +189,7 @@ describe.skipIf(!postgres)('the API process on SIGTERM', () => {
       expect(ledger.map((r) => r.reason)).toEqual(['job_create']);
       expect(await creatorBalance(helper, user.uid)).toBe(before - 1);
     } finally {
-      if (server.child.exitCode === null && server.child.signalCode === null) {
-        server.child.kill('SIGTERM');
-        const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
-        await server.exited;
-        clearTimeout(timer);
-      }
+      await server.stop();
     }
   }, 300_000);
 });

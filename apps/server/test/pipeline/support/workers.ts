@@ -24,7 +24,19 @@ export function startWorker(
   env: Record<string, string>,
   serverDist: string = SERVER_DIST,
 ): WorkerProcess {
-  const child = spawn(process.execPath, [path.join(serverDist, 'worker.js')], {
+  return startServerEntry('worker.js', env, serverDist);
+}
+
+/**
+ * Starts one of the built server's entry points (`worker.js`, or `main.js`: `npm start`'s
+ * process) with `env` on top of a minimal environment.
+ */
+export function startServerEntry(
+  entry: 'worker.js' | 'main.js',
+  env: Record<string, string>,
+  serverDist: string = SERVER_DIST,
+): WorkerProcess {
+  const child = spawn(process.execPath, [path.join(serverDist, entry)], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -37,7 +49,7 @@ export function startWorker(
     });
   });
   const pid = child.pid;
-  if (pid === undefined) throw new Error('the worker did not start');
+  if (pid === undefined) throw new Error(`${entry} did not start`);
   return {
     child,
     pid,
