@@ -16,7 +16,7 @@ import { CONVERT_WORK_PREFIX } from '../../src/jobs/startup-cleanup.js';
 import { PRO_EXPORT_MESSAGE } from '../../src/services/convert.service.js';
 import { createLesson } from '../support/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
-import { ffmpeg } from './support/clips.js';
+import { claimDuration, ffmpeg } from './support/clips.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -29,21 +29,6 @@ async function makeWebm(file: string, seconds: number): Promise<void> {
     ...['-c:v', 'libvpx', '-b:v', '300k', '-deadline', 'realtime', '-cpu-used', '8'],
     ...['-c:a', 'libopus', '-b:a', '64k', '-f', 'webm', '-y', file],
   ]);
-}
-
-/** EBML id of the Matroska Segment Info's Duration element (a float, in TimecodeScale units). */
-const DURATION_ID = Buffer.from([0x44, 0x89]);
-
-/** Rewrites the Matroska header's Duration to claim `seconds` (the streams stay as they are). */
-function claimDuration(bytes: Buffer, seconds: number): Buffer {
-  const patched = Buffer.from(bytes);
-  const at = patched.indexOf(DURATION_ID);
-  if (at < 0) throw new Error('no Duration element in the Matroska header');
-  const size = patched.readUInt8(at + 2);
-  if (size === 0x88) patched.writeDoubleBE(seconds * 1000, at + 3);
-  else if (size === 0x84) patched.writeFloatBE(seconds * 1000, at + 3);
-  else throw new Error(`unexpected Duration size byte 0x${size.toString(16)}`);
-  return patched;
 }
 
 interface Probe {

@@ -7,7 +7,7 @@ import { MESSAGES } from '@riffscribe/core';
 import { probeMedia } from '@riffscribe/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../support/test-server.js';
-import { ffmpeg, GUITAR_WAV } from './support/clips.js';
+import { claimDuration, ffmpeg, GUITAR_WAV } from './support/clips.js';
 import {
   creatorBalance,
   jobLedger,
@@ -16,25 +16,6 @@ import {
   waitForJob,
   type PipelineServer,
 } from './support/pipeline-server.js';
-
-/** EBML id of the Matroska Segment Info's Duration element (a float, in TimecodeScale units). */
-const DURATION_ID = Buffer.from([0x44, 0x89]);
-
-/**
- * Rewrites the Duration float of a Matroska file's header to claim `seconds` (with ffmpeg's
- * default TimecodeScale of 1 ms), as someone bypassing a length check would: the streams stay
- * as long as they are.
- */
-function claimDuration(bytes: Buffer, seconds: number): Buffer {
-  const patched = Buffer.from(bytes);
-  const at = patched.indexOf(DURATION_ID);
-  if (at < 0) throw new Error('no Duration element in the Matroska header');
-  const size = patched.readUInt8(at + 2);
-  if (size === 0x88) patched.writeDoubleBE(seconds * 1000, at + 3);
-  else if (size === 0x84) patched.writeFloatBE(seconds * 1000, at + 3);
-  else throw new Error(`unexpected Duration size byte 0x${size.toString(16)}`);
-  return patched;
-}
 
 /** Processes whose parent chain leads to this test process, with their command names. */
 function descendants(): { pid: number; comm: string }[] {

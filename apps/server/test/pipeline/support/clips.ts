@@ -140,3 +140,22 @@ export function topLevelBoxes(bytes: Buffer): string[] {
   }
   return boxes;
 }
+
+/** EBML id of the Matroska Segment Info's Duration element (a float, in TimecodeScale units). */
+const DURATION_ID = Buffer.from([0x44, 0x89]);
+
+/**
+ * Rewrites the Duration float of a Matroska/WebM file's header to claim `seconds` (with
+ * ffmpeg's default TimecodeScale of 1 ms), as someone bypassing a length check would: the
+ * streams stay as long as they are.
+ */
+export function claimDuration(bytes: Buffer, seconds: number): Buffer {
+  const patched = Buffer.from(bytes);
+  const at = patched.indexOf(DURATION_ID);
+  if (at < 0) throw new Error('no Duration element in the Matroska header');
+  const size = patched.readUInt8(at + 2);
+  if (size === 0x88) patched.writeDoubleBE(seconds * 1000, at + 3);
+  else if (size === 0x84) patched.writeFloatBE(seconds * 1000, at + 3);
+  else throw new Error(`unexpected Duration size byte 0x${size.toString(16)}`);
+  return patched;
+}
