@@ -75,6 +75,18 @@ export function ShareMenu(props: {
       setError(`Copy this link: ${shareLink(jobId)}`);
     }
   };
+  const toggle = (flag: ShareFlag, label: string) => (
+    <label className="lp-menu-item lp-share-toggle">
+      <span>{label}</span>
+      <input
+        type="checkbox"
+        role="switch"
+        checked={shown(flag)}
+        disabled={busy}
+        onChange={(e) => void flip(flag, e.target.checked)}
+      />
+    </label>
+  );
   const locked = (label: string) => (
     <button
       type="button"
@@ -101,18 +113,7 @@ export function ShareMenu(props: {
       >
         {(close) => (
           <div className="lp-share">
-            {isOwner && (
-              <label className="lp-menu-item lp-share-toggle">
-                <span>Share to Explore</span>
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={shown('sharedToExplore')}
-                  disabled={busy}
-                  onChange={(e) => void flip('sharedToExplore', e.target.checked)}
-                />
-              </label>
-            )}
+            {isOwner && toggle('sharedToExplore', 'Share to Explore')}
             <button type="button" className="lp-menu-item" onClick={() => void copy()}>
               <span>Copy share link</span>
               {copied && (
@@ -122,20 +123,7 @@ export function ShareMenu(props: {
               )}
             </button>
             {isOwner &&
-              (pro ? (
-                <label className="lp-menu-item lp-share-toggle">
-                  <span>Share to Personal</span>
-                  <input
-                    type="checkbox"
-                    role="switch"
-                    checked={shown('sharedToPersonal')}
-                    disabled={busy}
-                    onChange={(e) => void flip('sharedToPersonal', e.target.checked)}
-                  />
-                </label>
-              ) : (
-                locked('Share to Personal')
-              ))}
+              (pro ? toggle('sharedToPersonal', 'Share to Personal') : locked('Share to Personal'))}
             {isOwner &&
               (pro ? (
                 <button
