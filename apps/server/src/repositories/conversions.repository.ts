@@ -2,6 +2,7 @@ import type { ConversionStatus } from '@riffscribe/core';
 import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { JobFilesRepository, type JobFile } from './job-files.repository.js';
+import { escapeLike } from '../db/like.js';
 
 /** One MP4 export of a lesson, as the API and the runner see it. */
 export interface ConversionRecord {
@@ -299,7 +300,7 @@ export class ConversionsRepository {
       .selectFrom('conversions')
       .select(['job_id', 'lease_holder'])
       .where('status', '=', 'processing')
-      .where('lease_holder', 'like', `${prefix.replace(/[\\%_]/g, '\\$&')}%`)
+      .where('lease_holder', 'like', `${escapeLike(prefix)}%`)
       .limit(limit)
       .execute();
     return rows.map((r) => ({ id: r.job_id, holder: r.lease_holder ?? '' }));

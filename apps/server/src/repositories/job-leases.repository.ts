@@ -3,6 +3,7 @@ import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { CreditsRepository } from './credits.repository.js';
 import { JobFilesRepository, type JobFile } from './job-files.repository.js';
+import { escapeLike } from '../db/like.js';
 
 /** What a worker needs to know about the job it leased. */
 export interface LeasedJob {
@@ -285,7 +286,7 @@ export class JobLeasesRepository {
       .selectFrom('jobs')
       .select(['id', 'lease_holder'])
       .where('status', '=', 'processing')
-      .where('lease_holder', 'like', `${prefix.replace(/[\\%_]/g, '\\$&')}%`)
+      .where('lease_holder', 'like', `${escapeLike(prefix)}%`)
       .limit(limit)
       .execute();
     return rows.map((r) => ({ id: r.id, holder: r.lease_holder ?? '' }));

@@ -15,13 +15,10 @@ import type { AppContext, AuthUser } from '../context.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { CreditsRepository } from '../repositories/credits.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
+import { escapeLike } from '../db/like.js';
 
 const PAGE_SIZE = 25;
 const FAILED_JOBS_SHOWN = 50;
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * The admin console (issue 14): users with roles and balances, roles, credit grants with a
