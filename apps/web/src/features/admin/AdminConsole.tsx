@@ -1,4 +1,11 @@
-import { CREDIT_KINDS, ROLES, type AdminUser, type CreditKind, type Role } from '@riffscribe/core';
+import {
+  CREDIT_KINDS,
+  ROLES,
+  formatMegabytes,
+  type AdminUser,
+  type CreditKind,
+  type Role,
+} from '@riffscribe/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { adminApi } from './adminApi';
@@ -6,10 +13,6 @@ import './admin.css';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const when = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : '–');
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
-}
 
 /** An action's failure, shown where it happened (the server's own sentence). */
 function ErrorLine({ error }: { error: Error | null }) {
@@ -46,7 +49,7 @@ function HealthSection() {
         ['Failed (24 h)', String(h.failedLastDay)],
         ['Completed (24 h)', String(h.completedLastDay)],
         ['Workers busy', String(h.workers.length)],
-        ['Storage', `${megabytes(h.storage.bytes)} in ${String(h.storage.files)} files`],
+        ['Storage', `${formatMegabytes(h.storage.bytes)} in ${String(h.storage.files)} files`],
         ['Users', String(h.users)],
       ]
     : [];
