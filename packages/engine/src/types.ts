@@ -1,4 +1,5 @@
 import type { Tuning } from '@riffscribe/core';
+import type { Activation } from './notes/posteriorgram.js';
 import type { Fret, MidiPitch, Seconds, StringNumber } from './units.js';
 
 /**
@@ -16,9 +17,9 @@ import type { Fret, MidiPitch, Seconds, StringNumber } from './units.js';
 /** Basic Pitch's three posteriorgrams, one row per model frame (FRAME_RATE per second). */
 export interface ModelOutput {
   /** Note activation, 88 bins per frame (bin 0 = MIDI 21). Values 0..1. */
-  frames: Float32Array[];
+  frames: Activation;
   /** Onset activation, 88 bins per frame. */
-  onsets: Float32Array[];
+  onsets: Activation;
   /**
    * Pitch contour, 264 bins per frame: 3 bins per semitone, bin 0 = MIDI 21. Read row by row
    * (`at`): for a long video they are kept on disk (adapters/spill.ts).

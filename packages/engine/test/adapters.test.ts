@@ -327,7 +327,7 @@ describe('Basic Pitch model on ONNX Runtime', () => {
     expect(output.onsets).toHaveLength(output.frames.length);
     expect(output.contours.at(0)).toHaveLength(264);
     expect(fractions.at(-1)).toBe(1);
-    expect(again.frames[100]).toEqual(output.frames[100]);
+    expect(again.frames.at(100)).toEqual(output.frames.at(100));
 
     const notes = extractNotes(
       output,
@@ -368,8 +368,8 @@ describe('Basic Pitch model on ONNX Runtime', () => {
     expect(pieces.frames).toHaveLength(whole.frames.length);
     expect(pieces.contours).toHaveLength(whole.frames.length);
     for (const i of [0, 141, 142, 1135, 1136, whole.frames.length - 1]) {
-      expect(pieces.frames[i]).toEqual(whole.frames[i]);
-      expect(pieces.onsets[i]).toEqual(whole.onsets[i]);
+      expect(pieces.frames.at(i)).toEqual(whole.frames.at(i));
+      expect(pieces.onsets.at(i)).toEqual(whole.onsets.at(i));
       expect(pieces.contours.at(i)).toEqual(whole.contours.at(i));
     }
     expect(pieces.contours.at(whole.frames.length)).toBeUndefined();

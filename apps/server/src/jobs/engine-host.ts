@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { UploadConfig } from '@riffscribe/core';
+import { ENGINE_EXEC_ARGV, engineProcessEnv } from '@riffscribe/engine/process-settings';
 import type { EngineProgress, EngineTranscription, MediaFacts } from './engine-api.js';
 import { isEngineResponse, type EngineRequest, type EngineResponse } from './engine-protocol.js';
 import { EngineCrashError } from './failures.js';
@@ -28,7 +29,7 @@ function childEnv(): NodeJS.ProcessEnv {
     if (token === '--conditions' || token === '-C') i++;
     else if (!token.startsWith('--conditions=')) kept.push(token);
   }
-  return { ...process.env, NODE_OPTIONS: kept.join(' ') };
+  return engineProcessEnv({ ...process.env, NODE_OPTIONS: kept.join(' ') });
 }
 
 /** An engine failure that crossed the process boundary, rebuilt as an error with a code. */
@@ -101,8 +102,8 @@ export class EngineHost {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
       // Not the parent's flags: a test runner's resolve conditions would point the child at
-      // TypeScript sources it cannot run.
-      execArgv: [],
+      // TypeScript sources it cannot run. The engine's own flags keep its memory down.
+      execArgv: [...ENGINE_EXEC_ARGV],
       env: childEnv(),
     });
     this.child = child;

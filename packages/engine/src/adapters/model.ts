@@ -3,7 +3,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type * as Ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
-import { CONTOUR_BINS, NOTE_BINS } from '../notes/posteriorgram.js';
+import { Activation, CONTOUR_BINS, NOTE_BINS } from '../notes/posteriorgram.js';
 import type { ModelOutput } from '../types.js';
 import type { SpilledRows } from './spill.js';
 import { HOP } from '../units.js';
@@ -31,8 +31,11 @@ const KEPT_FRAMES = WINDOW_FRAMES - 2 * EDGE_FRAMES;
 const WINDOW_HOP_SAMPLES = KEPT_FRAMES * HOP;
 /** Zeros before the audio so that the first kept frame is the clip's frame 0. */
 const LEAD_SAMPLES = EDGE_FRAMES * HOP;
-/** Windows per model call: 8 is as fast per window as larger batches on 2 cores, and small. */
-const BATCH = 8;
+/**
+ * Windows per model call: 4 is as fast per window as larger batches on 2 cores, and a call's
+ * transient memory (ONNX Runtime's intermediate tensors, tens of MB for 8) stays small.
+ */
+const BATCH = 4;
 
 /** Tensor names of the ONNX export (models/basic-pitch, README of the shared copy). */
 const INPUT_NAME = 'serving_default_input_2:0';
@@ -167,12 +170,10 @@ async function runBatch(
   };
 }
 
-/** Kept rows of one batch: `count` frames from frame `first`, three buffers row by row. */
+/** Kept contour rows of one batch (when no store takes them): `count` frames from `first`. */
 interface Block {
   first: number;
   count: number;
-  frames: Float32Array;
-  onsets: Float32Array;
   contours: Float32Array;
 }
 
@@ -190,6 +191,8 @@ export class ModelStream {
   private received = 0;
   private nextWindow = 0;
   private readonly blocks: Block[] = [];
+  private readonly frames = new Activation(BATCH * KEPT_FRAMES);
+  private readonly onsets = new Activation(BATCH * KEPT_FRAMES);
   private running: Promise<void> = Promise.resolve();
   private failure: EngineError | undefined;
 
@@ -230,9 +233,11 @@ export class ModelStream {
       return out;
     };
     this.contourStore?.limit(nFrames);
+    this.frames.limit(nFrames);
+    this.onsets.limit(nFrames);
     return {
-      frames: rows((b) => b.frames, NOTE_BINS),
-      onsets: rows((b) => b.onsets, NOTE_BINS),
+      frames: this.frames,
+      onsets: this.onsets,
       contours: this.contourStore ?? rows((b) => b.contours, CONTOUR_BINS),
     };
   }
@@ -314,14 +319,15 @@ export class ModelStream {
       }
       return kept;
     };
-    this.blocks.push({
-      first: this.nextWindow * KEPT_FRAMES,
-      count: count * KEPT_FRAMES,
-      frames: keep(out.frames, NOTE_BINS),
-      onsets: keep(out.onsets, NOTE_BINS),
-      contours: this.contourStore ? new Float32Array(0) : keep(out.contours, CONTOUR_BINS),
-    });
-    this.contourStore?.append(keep(out.contours, CONTOUR_BINS));
+    this.frames.append(keep(out.frames, NOTE_BINS));
+    this.onsets.append(keep(out.onsets, NOTE_BINS));
+    if (this.contourStore) this.contourStore.append(keep(out.contours, CONTOUR_BINS));
+    else
+      this.blocks.push({
+        first: this.nextWindow * KEPT_FRAMES,
+        count: count * KEPT_FRAMES,
+        contours: keep(out.contours, CONTOUR_BINS),
+      });
     this.nextWindow += count;
     // Forget the samples no later window reads (the space is reused by the next append).
     const drop = Math.min(
@@ -346,7 +352,8 @@ export function windowCount(samples: number): number {
  * @param audio mono samples at SAMPLE_RATE (22050 Hz).
  * @param onProgress called with the fraction 0..1 of windows done.
  * @returns posteriorgrams with floor(audio.length / HOP) + 1 frames; frame i is centred on sample
- *   i * HOP (time i / FRAME_RATE seconds). Each row is a view into one buffer per batch.
+ *   i * HOP (time i / FRAME_RATE seconds). Note and onset activations are Activation grids (16-bit); contour rows are views into one
+ *   buffer per batch.
  */
 export async function runModel(
   audio: Float32Array,

@@ -8,6 +8,7 @@ import { defaultUploadConfig } from '@riffscribe/core';
 import { findFfmpeg } from '../adapters/binaries.js';
 import { fixtureFile } from '../eval/datasets.js';
 import { transcribe } from '../pipeline.js';
+import { ENGINE_EXEC_ARGV, engineProcessEnv } from '../process-settings.js';
 import type { EngineStage } from '../pipeline-types.js';
 import { benchFingering } from './fingering.js';
 
@@ -203,10 +204,11 @@ async function main() {
     );
     for (const c of cases) {
       const clip = makeClip(dir, c);
+      // Started as the worker starts its engine child (process-settings.ts).
       const { stdout } = await exec(
         process.execPath,
-        [fileURLToPath(import.meta.url), '--child', c.name, '--file', clip],
-        { maxBuffer: 1024 * 1024 },
+        [...ENGINE_EXEC_ARGV, fileURLToPath(import.meta.url), '--child', c.name, '--file', clip],
+        { maxBuffer: 1024 * 1024, env: engineProcessEnv(process.env) },
       );
       const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as CaseResult;
       results.push(result);

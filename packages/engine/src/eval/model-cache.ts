@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runModel } from '../adapters/model.js';
+import { Activation, activationRows } from '../notes/posteriorgram.js';
 import type { ModelOutput } from '../types.js';
 
 /**
@@ -31,10 +32,10 @@ export async function cachedModelOutput(audio: Float32Array): Promise<ModelOutpu
   } catch {
     const output = await runModel(audio);
     all = new Float32Array(output.frames.length * ROW);
-    output.frames.forEach((row, i) => {
+    activationRows(output.frames).forEach((row, i) => {
       all.set(row, i * ROW);
     });
-    output.onsets.forEach((row, i) => {
+    activationRows(output.onsets).forEach((row, i) => {
       all.set(row, i * ROW + WIDTHS[0]);
     });
     for (let i = 0; i < output.contours.length; i++)
@@ -46,8 +47,8 @@ export async function cachedModelOutput(audio: Float32Array): Promise<ModelOutpu
   const rows = (offset: number, width: number) =>
     Array.from({ length: n }, (_, i) => all.subarray(i * ROW + offset, i * ROW + offset + width));
   return {
-    frames: rows(0, WIDTHS[0]),
-    onsets: rows(WIDTHS[0], WIDTHS[1]),
+    frames: Activation.fromRows(rows(0, WIDTHS[0])),
+    onsets: Activation.fromRows(rows(WIDTHS[0], WIDTHS[1])),
     contours: rows(WIDTHS[0] + WIDTHS[1], WIDTHS[2]),
   };
 }

@@ -1,4 +1,5 @@
 import type { ModelOutput } from '../types.js';
+import { activationRows } from '../notes/posteriorgram.js';
 
 /**
  * Stock Basic Pitch note creation (`output_to_notes_polyphonic` with inferred onsets and the
@@ -33,13 +34,13 @@ export function stockNotes(output: ModelOutput, opts: StockOptions): StockNote[]
   const tol = opts.energyTolerance ?? 11;
   const lo = Math.max(0, opts.minPitch - MIDI_OFFSET);
   const hi = Math.min(BINS - 1, opts.maxPitch - MIDI_OFFSET);
-  const frames = output.frames.map((row) => {
+  const frames = activationRows(output.frames).map((row) => {
     const r = Float32Array.from(row);
     r.fill(0, 0, lo);
     r.fill(0, hi + 1);
     return r;
   });
-  const onsets = output.onsets.map((row) => {
+  const onsets = activationRows(output.onsets).map((row) => {
     const r = Float32Array.from(row);
     r.fill(0, 0, lo);
     r.fill(0, hi + 1);

@@ -1,6 +1,7 @@
 import { DEFAULT_TUNING } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import type { ModelOutput } from '../types.js';
+import { Activation } from './posteriorgram.js';
 import { ALL_RULES, defaultNoteOptions, extractCandidates } from './extract.js';
 import { findStrums, playableShape } from './strums.js';
 
@@ -40,7 +41,7 @@ function posteriorgram(
     raise(onsets, o.frame - 1, o.pitch - 21, o.value / 2);
     raise(onsets, o.frame + 1, o.pitch - 21, o.value / 2);
   }
-  return { frames, onsets, contours };
+  return { frames: Activation.fromRows(frames), onsets: Activation.fromRows(onsets), contours };
 }
 
 const options = defaultNoteOptions({ tuning: DEFAULT_TUNING, capo: 0, frets: 22 });

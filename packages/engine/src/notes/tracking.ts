@@ -1,7 +1,7 @@
 import type { ModelOutput } from '../types.js';
 import { byStart, type NoteCandidate } from './candidate.js';
 import type { Onset } from './onsets.js';
-import { MIDI_OFFSET, NOTE_BINS, peakOver } from './posteriorgram.js';
+import { ACTIVATION_LEVELS, MIDI_OFFSET, NOTE_BINS, peakOver } from './posteriorgram.js';
 
 /**
  * From onsets to notes (pure), after Basic Pitch's note creation: each onset is followed forward
@@ -35,18 +35,23 @@ export function trackNotes(
 ): NoteCandidate[] {
   const { frames } = output;
   const n = frames.length;
-  // Consumed activation, one flag per frame and bin (a copy of the activations would be four
+  // Consumed activation, one bit per frame and bin (a copy of the activations would be sixteen
   // times the size, which matters for a long video).
-  const consumed = new Uint8Array(n * NOTE_BINS);
+  const consumed = new Uint32Array(Math.ceil((n * NOTE_BINS) / 32));
+  const isConsumed = (cell: number): boolean =>
+    ((consumed[cell >>> 5] ?? 0) & (1 << (cell & 31))) !== 0;
   const left = (t: number, p: number): number => {
     const b = p - MIDI_OFFSET;
-    if (t < 0 || t >= n || b < 0 || b >= NOTE_BINS || consumed[t * NOTE_BINS + b] === 1) return 0;
-    return frames[t]?.[b] ?? 0;
+    if (t < 0 || t >= n || b < 0 || b >= NOTE_BINS || isConsumed(t * NOTE_BINS + b)) return 0;
+    return frames.value(t, b);
   };
   const consume = (t: number, p: number): void => {
     if (t < 0 || t >= n) return;
     for (let b = p - MIDI_OFFSET - 1; b <= p - MIDI_OFFSET + 1; b++)
-      if (b >= 0 && b < NOTE_BINS) consumed[t * NOTE_BINS + b] = 1;
+      if (b >= 0 && b < NOTE_BINS) {
+        const cell = t * NOTE_BINS + b;
+        consumed[cell >>> 5] = (consumed[cell >>> 5] ?? 0) | (1 << (cell & 31));
+      }
   };
   const candidate = (
     start: number,
@@ -79,16 +84,29 @@ export function trackNotes(
   }
 
   if (opts.legatoCandidates !== false) {
-    // Strongest leftover frames first; sorting once keeps this linear-logarithmic in clip length.
-    const peaks: { v: number; t: number; p: number }[] = [];
+    // Strongest leftover frames first (then earlier, then lower); sorting once keeps this
+    // linear-logarithmic in clip length. One number per frame, not an object: the key orders by
+    // the activation's 16-bit level, then by t * NOTE_BINS + bin.
+    const cells = n * NOTE_BINS;
+    let count = 0;
+    let keys = new Float64Array(1024);
     for (let t = 0; t < n; t++) {
       for (let p = opts.minPitch; p <= opts.maxPitch; p++) {
         const v = left(t, p);
-        if (v > opts.frameThreshold) peaks.push({ v, t, p });
+        if (v <= opts.frameThreshold) continue;
+        if (count === keys.length) {
+          const grown = new Float64Array(keys.length * 2);
+          grown.set(keys);
+          keys = grown;
+        }
+        const level = Math.round((1 - v) * ACTIVATION_LEVELS);
+        keys[count++] = level * cells + t * NOTE_BINS + (p - MIDI_OFFSET);
       }
     }
-    peaks.sort((a, b) => b.v - a.v || a.t - b.t || a.p - b.p);
-    for (const { t: peakT, p: peakP } of peaks) {
+    for (const key of keys.subarray(0, count).sort()) {
+      const cell = key % cells;
+      const peakT = Math.floor(cell / NOTE_BINS);
+      const peakP = (cell % NOTE_BINS) + MIDI_OFFSET;
       // Already taken by a note grown from a stronger frame.
       if (left(peakT, peakP) <= opts.frameThreshold) continue;
       consume(peakT, peakP);
