@@ -255,3 +255,15 @@ export type {
   AdminUser,
   AdminUsersResponse,
 } from './admin-api.js';
+export {
+  beatGridSchema,
+  beatsInBar,
+  MAX_BEAT_SECONDS,
+  MAX_BEATS_PER_BAR,
+  MIN_BEAT_SECONDS,
+  steadyGrid,
+  tempoAt,
+} from './music/beats.js';
+export type { BeatGrid } from './music/beats.js';
+export { scoreOf, TICKS_PER_QUARTER } from './music/score.js';
+export type { NoteValue, Score, ScoreBar, ScoreSlot } from './music/score.js';

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { plainNote, type NoteEvent } from '../events.js';
+import { beatGridSchema, beatsInBar, steadyGrid, tempoAt } from './beats.js';
+import { scoreOf, TICKS_PER_QUARTER, type Score } from './score.js';
+
+const note = (time: number, end: number, string = 1, fret = 0): NoteEvent =>
+  plainNote({ time, end_time: end, string, fret });
+
+/** Each bar as "value[dots][t] notes" tokens: "4 0" a quarter of note 0, "8t -" a triplet rest. */
+const written = (score: Score) =>
+  score.bars.map((bar) =>
+    bar.slots
+      .map(
+        (s) =>
+          `${s.tied ? '~' : ''}${s.value}${'.'.repeat(s.dots)}${s.tuplet === 3 ? 't' : ''} ${s.notes.length === 0 ? '-' : s.notes.join('+')}`,
+      )
+      .join(' | '),
+  );
+
+const barTicks = (score: Score) =>
+  score.bars.map((bar) => bar.slots.reduce((sum, s) => sum + s.ticks, 0));
+
+describe('beat grid', () => {
+  it('builds a steady grid and reads its tempo and meter', () => {
+    const grid = steadyGrid(120, 4, 4);
+    expect(grid.beats).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4]);
+    expect(grid.downbeats).toEqual([0, 4, 8]);
+    expect(tempoAt(grid, 1.2)).toBeCloseTo(120, 6);
+    expect(beatsInBar(grid, 0)).toBe(4);
+    expect(beatsInBar(grid, 2)).toBe(4);
+    expect(beatGridSchema.safeParse(grid).success).toBe(true);
+  });
+
+  it('refuses beats out of order, too close, and bar lines off the beats', () => {
+    expect(
+      beatGridSchema.safeParse({ beats: [0, 0.1], downbeats: [0], beat_unit: 4 }).success,
+    ).toBe(false);
+    expect(
+      beatGridSchema.safeParse({ beats: [1, 0.5], downbeats: [0], beat_unit: 4 }).success,
+    ).toBe(false);
+    expect(
+      beatGridSchema.safeParse({ beats: [0, 0.5, 1], downbeats: [0, 3], beat_unit: 4 }).success,
+    ).toBe(false);
+    expect(
+      beatGridSchema.safeParse({ beats: [0, 0.5], downbeats: [0], beat_unit: 3 }).success,
+    ).toBe(false);
+  });
+});
+
+describe('scoreOf', () => {
+  it('writes quarters, eighths and a rest in 4/4 at 120', () => {
+    const grid = steadyGrid(120, 4, 4);
+    const notes = [note(0, 0.5), note(0.5, 0.75), note(0.75, 1), note(1.5, 2)];
+    const score = scoreOf(notes, grid);
+    expect(score.ticksPerQuarter).toBe(TICKS_PER_QUARTER);
+    expect(written(score)[0]).toBe('4 0 | 8 1 | 8 2 | 4 - | 4 3');
+    expect(barTicks(score)[0]).toBe(4 * TICKS_PER_QUARTER);
+    expect(score.bars[0]).toMatchObject({ numerator: 4, denominator: 4, start: 0, end: 2 });
+    expect(score.bars[0]?.tempo).toBeCloseTo(120, 6);
+  });
+
+  it('snaps onsets played slightly early or late to the sixteenth grid', () => {
+    const grid = steadyGrid(100, 4, 6);
+    const q = 0.6;
+    const notes = [
+      note(0.02, q),
+      note(q - 0.03, 2 * q),
+      note(2 * q + 0.025, 3 * q),
+      note(3 * q, 4 * q),
+    ];
+    expect(written(scoreOf(notes, grid))[0]).toBe('4 0 | 4 1 | 4 2 | 4 3');
+  });
+
+  it('writes a chord as one slot, lowest string number first', () => {
+    const grid = steadyGrid(120, 4, 2);
+    const notes = [note(0, 2, 3, 2), note(0.01, 2, 1, 0), note(0, 2, 2, 3)];
+    expect(written(scoreOf(notes, grid))[0]).toBe('1 1+2+0');
+  });
+
+  it('ties a note across the bar line', () => {
+    const grid = steadyGrid(120, 4, 4);
+    const score = scoreOf([note(1.5, 2.5)], grid);
+    expect(written(score).slice(0, 2)).toEqual(['2. - | 4 0', '~4 0 | 2. -']);
+  });
+
+  it('writes eighth-note triplets where the onsets are triplets', () => {
+    const grid = steadyGrid(60, 4, 4);
+    const notes = [note(0, 1 / 3), note(1 / 3, 2 / 3), note(2 / 3, 1), note(1, 2)];
+    const score = scoreOf(notes, grid);
+    expect(written(score)[0]).toBe('8t 0 | 8t 1 | 8t 2 | 4 3 | 2 -');
+    expect(barTicks(score)[0]).toBe(4 * TICKS_PER_QUARTER);
+  });
+
+  it('follows a tempo that changes from beat to beat', () => {
+    // Slowing down: every beat 10 % longer; each note still a quarter.
+    const beats = [0];
+    for (let i = 1; i <= 8; i++) beats.push((beats[i - 1] ?? 0) + 0.5 * 1.1 ** (i - 1));
+    const grid = { beats, downbeats: [0, 4, 8], beat_unit: 4 as const };
+    const notes = beats.slice(0, 8).map((t, i) => note(t, beats[i + 1] ?? t + 0.5));
+    const score = scoreOf(notes, grid);
+    expect(written(score).slice(0, 2)).toEqual(['4 0 | 4 1 | 4 2 | 4 3', '4 4 | 4 5 | 4 6 | 4 7']);
+    expect(score.bars[1]?.tempo ?? 0).toBeLessThan(score.bars[0]?.tempo ?? 0);
+  });
+
+  it('turns a pickup into a bar with rests and covers notes past the last beat', () => {
+    const grid = { beats: [1, 1.5, 2, 2.5, 3, 3.5], downbeats: [2], beat_unit: 4 as const };
+    const notes = [note(1.5, 2), note(2, 4.5), note(5, 5.5)];
+    const score = scoreOf(notes, grid);
+    expect(score.bars[0]?.start).toBeCloseTo(0, 6);
+    expect(written(score)[0]).toBe('2. - | 4 0');
+    for (const ticks of barTicks(score)) expect(ticks).toBe(4 * TICKS_PER_QUARTER);
+    const all = score.bars.flatMap((b) => b.slots.flatMap((s) => (s.tied ? [] : s.notes)));
+    expect(all.sort()).toEqual([0, 1, 2]);
+  });
+
+  it('writes 6/8 in eighth-note beats', () => {
+    const grid = steadyGrid(180, 6, 4, { beatUnit: 8 });
+    const notes = Array.from({ length: 6 }, (_, i) => note(i / 3, (i + 1) / 3));
+    const score = scoreOf(notes, grid);
+    expect(score.bars[0]).toMatchObject({ numerator: 6, denominator: 8 });
+    expect(written(score)[0]).toBe('8 0 | 8 1 | 8 2 | 8 3 | 8 4 | 8 5');
+  });
+
+  it('gives an empty lesson one bar of rest', () => {
+    const score = scoreOf([], steadyGrid(120, 4, 2));
+    expect(score.bars.length).toBeGreaterThanOrEqual(1);
+    expect(written(score)[0]).toBe('1 -');
+  });
+});
