@@ -27,7 +27,7 @@ export const MAX_BEAT_SECONDS = 3;
 
 export const beatGridSchema = z
   .object({
-    beats: z.array(z.number().finite().min(0)).min(2).max(20_000),
+    beats: z.array(z.number().min(0)).min(2).max(20_000),
     downbeats: z.array(z.number().int().min(0)).min(1).max(20_000),
     beat_unit: z.union([z.literal(2), z.literal(4), z.literal(8), z.literal(16)]),
   })
