@@ -127,3 +127,58 @@ describe('scoreOf', () => {
     expect(written(score)[0]).toBe('1 -');
   });
 });
+
+describe('scoreOf on random lessons', () => {
+  /** A small seeded generator (mulberry32), so a failure can be replayed. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  it('fills every bar exactly, keeps slots contiguous and writes every note once', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const rand = random(seed);
+      // A drifting tempo, a meter of 2-7 beats, a quarter or eighth beat, a pickup.
+      const beats = [rand() * 2];
+      for (let i = 1; i < 40; i++) beats.push((beats[i - 1] ?? 0) + 0.3 + rand() * 0.5);
+      const perBar = 2 + Math.floor(rand() * 6);
+      const pickup = Math.floor(rand() * perBar);
+      const downbeats: number[] = [];
+      for (let d = pickup; d < beats.length; d += perBar) downbeats.push(d);
+      const grid = { beats, downbeats, beat_unit: rand() < 0.7 ? (4 as const) : (8 as const) };
+      const notes: NoteEvent[] = [];
+      let t = rand() * 3;
+      while (t < (beats.at(-1) ?? 0) + 2) {
+        const length = 0.05 + rand() * 1.5;
+        notes.push(note(t, t + length, 1 + Math.floor(rand() * 6), Math.floor(rand() * 13)));
+        t += rand() < 0.2 ? 0 : 0.04 + rand() * 0.8;
+      }
+      const score = scoreOf(notes, grid);
+      const beatTicks = (4 * TICKS_PER_QUARTER) / grid.beat_unit;
+      const seen = new Map<number, number>();
+      score.bars.forEach((bar, b) => {
+        let tick = 0;
+        for (const slot of bar.slots) {
+          expect(slot.tick, `seed ${seed} bar ${b}`).toBe(tick);
+          expect(slot.ticks).toBeGreaterThan(0);
+          tick += slot.ticks;
+          if (!slot.tied) for (const i of slot.notes) seen.set(i, (seen.get(i) ?? 0) + 1);
+          const strings = slot.notes.map((i) => notes[i]?.string);
+          expect(new Set(strings).size, `seed ${seed}: one note a string`).toBe(strings.length);
+        }
+        expect(tick, `seed ${seed} bar ${b}`).toBe(bar.numerator * beatTicks);
+        if (b > 0) expect(bar.start).toBeCloseTo(score.bars[b - 1]?.end ?? 0, 9);
+      });
+      expect(seen.size, `seed ${seed}`).toBe(notes.length);
+      for (const count of seen.values()) expect(count).toBe(1);
+      expect(score.bars[0]?.start ?? Infinity).toBeLessThanOrEqual(
+        Math.min(...notes.map((n) => n.time)),
+      );
+      expect(score.bars.at(-1)?.end ?? 0).toBeGreaterThanOrEqual(
+        Math.max(...notes.map((n) => n.end_time)) - 1e-9,
+      );
+    }
+  });
+});

@@ -184,11 +184,23 @@ export function scoreOf(notes: readonly NoteEvent[], grid: BeatGrid): Score {
   };
 
   // Onsets to slots: notes sharing a quantized tick sound together.
+  // A string sounds one note at a time: a second note on a string already in the slot (two
+  // quick notes snapped together) moves to the next grid step.
+  const lastTick = (g.bars.at(-1) ?? 0) * g.beatTicks;
   const starts = new Map<number, number[]>();
-  notes.forEach((_, i) => {
-    const tick = quantize(positions[i] ?? 0);
+  const order = notes.map((_, i) => i).sort((a, b) => (positions[a] ?? 0) - (positions[b] ?? 0));
+  for (const i of order) {
+    let tick = quantize(positions[i] ?? 0);
+    const string = notes[i]?.string;
+    for (;;) {
+      const step = triplet(Math.floor(tick / g.beatTicks)) ? tripletStep : sixteenth;
+      const taken = (starts.get(tick) ?? []).some((j) => notes[j]?.string === string);
+      // At the very end there is no later step: the note stays, sharing the string.
+      if (!taken || tick + step >= lastTick) break;
+      tick += step;
+    }
     starts.set(tick, [...(starts.get(tick) ?? []), i]);
-  });
+  }
   const ticks = [...starts.keys()].sort((a, b) => a - b);
   const barTick = (b: number) => (g.bars[b] ?? 0) * g.beatTicks;
   const endTick = barTick(g.bars.length - 1);
