@@ -359,4 +359,87 @@ describe('written notes', () => {
     expect(xml).toContain('<articulations><scoop/></articulations>');
     expect(wellFormed(xml)).toBe(true);
   });
+
+  it('writes one note a string when two start together on it', () => {
+    const notes = [n(0, 1, 2, 5), n(0.01, 0.8, 2, 7), n(0, 1, 1, 0)];
+    const s = scoreOf(notes, grid);
+    expect(s.bars[0]!.slots[0]!.notes).toEqual([2, 0, 1]);
+    const first = writtenNotes(s, notes)[0]!.slots[0]!.notes;
+    expect(first.map((w) => `${w.string}/${w.fret}`)).toEqual(['1/0', '2/5']);
+  });
+});
+
+describe('random lessons (seeded)', () => {
+  /** A small linear congruential generator: the same lessons on every run. */
+  const random = (seed: number) => () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+
+  it('export and read back with the same rhythm, strings, frets and techniques', () => {
+    const r = random(7);
+    const meta: NotationMeta = { title: 'Random', tuning: [40, 45, 50, 55, 59, 64], capo: 1 };
+    const tabBeats = (s: model.Score) =>
+      tabStaff(s).bars.map((bar) =>
+        bar.voices[0]!.beats.map((b) => ({
+          rhythm: `${b.duration}.${b.dots}.${b.tupletNumerator}`,
+          notes: b.notes.map((x) => `${x.string}/${x.fret}${x.isTieDestination ? '~' : ''}`).sort(),
+          techniques: b.notes
+            .map((x) =>
+              [
+                x.isHammerPullOrigin,
+                x.slideOutType,
+                x.slideInType,
+                x.vibrato,
+                x.isDead,
+                x.bendType,
+              ].join(),
+            )
+            .sort(),
+        })),
+      );
+    const withoutTechniques = (bars: ReturnType<typeof tabBeats>) =>
+      bars.map((bar) => bar.map(({ rhythm, notes }) => ({ rhythm, notes })));
+    for (let trial = 0; trial < 20; trial++) {
+      const notes: NoteEvent[] = [];
+      for (let t = r() * 0.3; t < 8;) {
+        const length = 0.06 + r() * 0.7;
+        const voices = r() < 0.2 ? 3 : 1;
+        for (let v = 0; v < voices; v++) {
+          notes.push(
+            n(
+              t + r() * 0.01,
+              t + length * (0.5 + r()),
+              1 + Math.floor(r() * 6),
+              Math.floor(r() * 12),
+              {
+                trailing_hammer_on: r() < 0.2,
+                leading_slide: r() < 0.1,
+                trailing_slide: r() < 0.1,
+                vibrato: r() < 0.1 ? 'big' : '',
+                mute: r() < 0.05,
+                bend_to_fret: r() < 0.1 ? 14 : null,
+                release_to_fret: r() < 0.05 ? 12 : null,
+              },
+            ),
+          );
+        }
+        t += r() < 0.3 ? length / 3 : length;
+      }
+      const eighths = r() < 0.3;
+      const grid = steadyGrid(70 + r() * 100, eighths ? 6 : 3 + Math.floor(r() * 3), 9, {
+        beatUnit: eighths ? 8 : 4,
+      });
+      const s = scoreOf(notes, grid);
+      const built = toAlphaTab(s, notes, meta);
+      const gp = importer.ScoreLoader.loadScoreFromBytes(toGuitarPro(s, notes, meta));
+      const xml = toMusicXml(s, notes, meta);
+      const fromXml = importer.ScoreLoader.loadScoreFromBytes(new TextEncoder().encode(xml));
+      expect(wellFormed(xml)).toBe(true);
+      expect(gp.masterBars.length).toBe(s.bars.length);
+      expect(fromXml.masterBars.length).toBe(s.bars.length);
+      expect(tabBeats(gp)).toEqual(tabBeats(built));
+      expect(withoutTechniques(tabBeats(fromXml))).toEqual(withoutTechniques(tabBeats(built)));
+    }
+  });
 });

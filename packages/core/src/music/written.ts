@@ -55,7 +55,11 @@ export interface WrittenNote {
 
 export interface WrittenSlot {
   slot: ScoreSlot;
-  /** The slot's notes in the order of `slot.notes` (lowest string number first). */
+  /**
+   * The slot's notes in the order of `slot.notes` (lowest string number first), one a string: of
+   * two notes that start together on one string (overlapping notes quantized to one onset) only
+   * the first is written, since a string sounds one note at a time.
+   */
   notes: WrittenNote[];
 }
 
@@ -79,9 +83,13 @@ export function writtenNotes(score: Score, notes: readonly NoteEvent[]): Written
   let counter = 0;
   // Onsets on each string in time order: [note index, first place].
   const onsets = new Map<number, number[]>();
+  const kept = (slot: ScoreSlot) =>
+    slot.notes.filter(
+      (i, k) => !slot.notes.slice(0, k).some((j) => notes[j]?.string === notes[i]?.string),
+    );
   score.bars.forEach((bar, b) => {
     bar.slots.forEach((slot, s) => {
-      for (const i of slot.notes) {
+      for (const i of kept(slot)) {
         const seen = order.get(i);
         order.set(i, { first: seen?.first ?? counter, last: counter });
         const list = places.get(i) ?? [];
@@ -115,7 +123,7 @@ export function writtenNotes(score: Score, notes: readonly NoteEvent[]): Written
   return score.bars.map((bar, b) => ({
     slots: bar.slots.map((slot, s) => ({
       slot,
-      notes: slot.notes.map((i): WrittenNote => {
+      notes: kept(slot).map((i): WrittenNote => {
         const n = notes[i];
         if (!n) throw new Error(`score slot refers to note ${i}, which is not in the lesson`);
         const where = places.get(i) ?? [];
