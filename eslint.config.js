@@ -21,6 +21,13 @@ const ioModules = [
   '@ffprobe-installer/*',
 ];
 
+/** The only core modules that may import alphaTab (the notation model and Guitar Pro export). */
+const ALPHATAB_FILES = [
+  'packages/core/src/music/alphatab.ts',
+  'packages/core/src/music/guitarpro.ts',
+  'packages/core/src/notation.ts',
+];
+
 /** apps/server never imports apps/web (in both of the server's import rules below). */
 const NO_WEB_IN_SERVER = {
   regex: '(^@riffscribe/web)|(apps/web)',
@@ -57,10 +64,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-definitions': 'off',
     },
   },
-  // Dependency direction (docs/architecture.md): core imports nothing but zod.
+  // Dependency direction (docs/architecture.md): core imports nothing but zod, except its
+  // alphaTab notation builders (behind the `@riffscribe/core/notation` entry), which may import
+  // alphaTab.
   {
     files: ['packages/core/src/**/*.ts'],
-    ignores: ['packages/core/src/**/*.test.ts'],
+    ignores: ['packages/core/src/**/*.test.ts', ...ALPHATAB_FILES],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -69,6 +78,22 @@ export default tseslint.config(
             {
               regex: '^(?!zod$|\\.{1,2}/).*',
               message: 'packages/core imports nothing but zod (see docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ALPHATAB_FILES,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|@coderline/alphatab$|\\.{1,2}/).*',
+              message: 'The notation builders import only zod, alphaTab and core itself.',
             },
           ],
         },

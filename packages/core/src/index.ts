@@ -267,3 +267,12 @@ export {
 export type { BeatGrid } from './music/beats.js';
 export { scoreOf, TICKS_PER_QUARTER } from './music/score.js';
 export type { NoteValue, Score, ScoreBar, ScoreSlot } from './music/score.js';
+export { escapeXml, spellPitch, toMusicXml } from './music/musicxml.js';
+export { chordNamesBySlot, soundingPitch, writtenNotes, writtenTempo } from './music/written.js';
+export type {
+  Legato,
+  NotationMeta,
+  WrittenBar,
+  WrittenNote,
+  WrittenSlot,
+} from './music/written.js';
