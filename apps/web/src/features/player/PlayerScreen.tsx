@@ -1,5 +1,5 @@
 import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/endpoints';
 import { LoadingOverlay } from '../../ui/LoadingOverlay';
@@ -41,6 +41,13 @@ import { SeekSlider } from './ui/SeekSlider';
 import { SoundingNotes } from './ui/SoundingNotes';
 import { TimelineCanvas } from './ui/TimelineCanvas';
 import { VideoPanel } from './ui/VideoPanel';
+import { ViewSwitch, type TabViewMode } from './notation/ViewSwitch';
+import { useBeatGrid } from './notation/useBeatGrid';
+
+// alphaTab (about 1 MB) loads only when the notation view is opened.
+const NotationView = lazy(() =>
+  import('./notation/NotationView').then((m) => ({ default: m.NotationView })),
+);
 
 /** What the hooks work with until the results file arrives; never drawn (the player waits for it). */
 const NO_SETTINGS: LessonSettings = {
@@ -75,6 +82,7 @@ export function PlayerScreen(props: {
   const [tunerOpen, setTunerOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
+  const [view, setView] = useState<TabViewMode>('tab');
   const [bus] = useState(() => new PlaybackBus());
   const videoState = useVideoState(video);
   const lesson = content.settings ?? NO_SETTINGS;
@@ -82,6 +90,7 @@ export function PlayerScreen(props: {
   // The video's own duration once known (0 before its metadata loads), else the results file's.
   const duration = videoState.duration > 0 ? videoState.duration : (lesson.duration ?? 0);
   const stemUrl = content.stemUrl ?? null;
+  const grid = useBeatGrid(jobId, duration);
 
   useRecordLoad(jobId, !signedOut && content.notes !== undefined);
   useCreditsRefresh(!signedOut && !isOwner && content.notes !== undefined);
@@ -296,21 +305,43 @@ export function PlayerScreen(props: {
           onVideoError={onVideoError}
         />
         <section className="lp-tabview" aria-label="Tab view">
-          <TimelineCanvas
-            bus={bus}
-            index={index}
-            chords={chords}
-            chordText={chordText}
-            zoom={settings.zoom}
-            loop={settings.loop}
-            onSeek={controls.seek}
-            onZoom={(zoom) => {
-              dispatch({ type: 'zoomWheel', zoom });
-            }}
-            tuning={tuning}
-            capo={capo}
-            editing={editing ? editor.timeline : undefined}
-          />
+          <ViewSwitch view={view} onChange={setView} />
+          {view === 'notation' ? (
+            <Suspense
+              fallback={
+                <p className="lp-notation-status" role="status">
+                  Loading the notation…
+                </p>
+              }
+            >
+              <NotationView
+                bus={bus}
+                notes={notes}
+                chords={chords}
+                grid={grid}
+                title={name}
+                tuning={tuning}
+                capo={capo}
+                onSeek={controls.seek}
+              />
+            </Suspense>
+          ) : (
+            <TimelineCanvas
+              bus={bus}
+              index={index}
+              chords={chords}
+              chordText={chordText}
+              zoom={settings.zoom}
+              loop={settings.loop}
+              onSeek={controls.seek}
+              onZoom={(zoom) => {
+                dispatch({ type: 'zoomWheel', zoom });
+              }}
+              tuning={tuning}
+              capo={capo}
+              editing={editing ? editor.timeline : undefined}
+            />
+          )}
           <SeekSlider bus={bus} duration={duration} onSeek={controls.seek} />
           <div className="lp-bottom">
             <SoundingNotes

@@ -10,6 +10,19 @@ type ShareFlag = 'sharedToExplore' | 'sharedToPersonal';
 /** How long 'Copy share link' shows its confirmation (spec section 4, Share toggles). */
 const COPIED_MS = 2000;
 
+/** The tab as files for other programs (`GET /api/export`), in the order the menu lists them. */
+export const TAB_EXPORTS = [
+  { format: 'gp', label: 'Guitar Pro 7 (.gp)' },
+  { format: 'musicxml', label: 'MusicXML (.musicxml)' },
+  { format: 'midi', label: 'MIDI (.mid)' },
+  { format: 'txt', label: 'Text tab (.txt)' },
+] as const;
+
+/** Where the tab of a lesson downloads in `format`: the saved version the player shows. */
+export function tabExportLink(jobId: string, format: (typeof TAB_EXPORTS)[number]['format']) {
+  return `/api/export?jobId=${encodeURIComponent(jobId)}&format=${format}`;
+}
+
 /** The address a lesson is shared at. */
 export function shareLink(jobId: string, origin = window.location.origin): string {
   return `${origin}/lesson/${encodeURIComponent(jobId)}`;
@@ -19,7 +32,8 @@ export function shareLink(jobId: string, origin = window.location.origin): strin
  * The player's share menu (spec section 4, Share menu): Share to Explore and Share to Personal
  * flip the lesson's flags (owner only), Copy share link copies its address with a 2 s
  * confirmation, and the Pro-only actions (Share to Personal, Export video with tabs) are shown
- * locked with a PRO badge for a free user, opening the Upgrade to Pro dialog.
+ * locked with a PRO badge for a free user, opening the Upgrade to Pro dialog. Under them, the
+ * tab downloads for other programs (Guitar Pro, MusicXML, MIDI, text), for anyone who can see it.
  */
 export function ShareMenu(props: {
   jobId: string;
@@ -145,6 +159,22 @@ export function ShareMenu(props: {
               ) : (
                 locked('Export video with tabs')
               ))}
+            <p className="lp-menu-heading" id="lp-download-tab">
+              Download tab
+            </p>
+            <div role="group" aria-labelledby="lp-download-tab" className="lp-share-downloads">
+              {TAB_EXPORTS.map(({ format, label }) => (
+                <a
+                  key={format}
+                  className="lp-menu-item"
+                  href={tabExportLink(jobId, format)}
+                  download
+                  onClick={close}
+                >
+                  <span>{label}</span>
+                </a>
+              ))}
+            </div>
             {error && (
               <p className="lp-share-error" role="alert">
                 {error}

@@ -1,0 +1,106 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from './support/auth.js';
+import { launchChromium, screenshot, SCREENSHOT_DIR } from './support/browser.js';
+import { techniqueLesson } from './support/lesson-data.js';
+import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
+import { makeVideo, mediaDir } from './support/media.js';
+import { openLesson, seekTo } from './support/player.js';
+import { DESKTOP } from './support/shots.js';
+
+/**
+ * Issue 15: the notation view (standard notation and tab by bars, alphaTab) in the player of a
+ * processed lesson, against the real server and web build: switch to it, play and see the cursor
+ * follow the video, click a beat to seek, print to PDF.
+ */
+describe('the notation view', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let work: string;
+  let video: string;
+
+  beforeAll(async () => {
+    work = mediaDir();
+    video = makeVideo(work, 'notation.mp4', 12, { sound: 'tone' });
+    server = await startServerWithWeb();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  async function lessonPage(
+    scheme: 'light' | 'dark',
+  ): Promise<{ context: BrowserContext; page: Page; jobId: string }> {
+    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: scheme });
+    const page = await context.newPage();
+    await signIn(page, server.url, { email: `nora-${scheme}@example.test`, name: 'Nora Notes' });
+    const owner = await userByEmail(server, `nora-${scheme}@example.test`);
+    const jobId = await seedLesson(server, owner, { ...techniqueLesson(), video, duration: 12 });
+    await openLesson(page, server.url, jobId);
+    return { context, page, jobId };
+  }
+
+  const openNotation = async (page: Page) => {
+    await page
+      .getByRole('group', { name: 'Tab view mode' })
+      .getByRole('button', { name: 'Notation' })
+      .click();
+    await page.locator('.lp-notation[data-state="ready"]').waitFor({ timeout: 60_000 });
+    await page.locator('.lp-notation svg').first().waitFor();
+  };
+
+  it('renders, follows the video, seeks on a click and prints', async () => {
+    const { context, page } = await lessonPage('light');
+    try {
+      await openNotation(page);
+      await seekTo(page, 0.6);
+      await screenshot(page, 'player-notation-light-1440');
+
+      // The cursor follows the video: its beat marker moves right as the time goes on.
+      const cursorX = () =>
+        page.locator('.at-cursor-beat').evaluate((el) => el.getBoundingClientRect().x);
+      const before = await cursorX();
+      await seekTo(page, 3.5);
+      await expect.poll(cursorX).toBeGreaterThan(before);
+
+      // Click to seek: a click on a later beat moves the video there.
+      const time = () =>
+        page.evaluate(
+          () => document.querySelector<HTMLVideoElement>('.lp video')?.currentTime ?? -1,
+        );
+      await seekTo(page, 0);
+      // On the first line of bars (where the cursor's bar is), three quarters across.
+      const surface = await page.locator('.lp-notation .at-surface').first().boundingBox();
+      const line = await page.locator('.lp-notation .at-cursor-bar').boundingBox();
+      if (!surface || !line) throw new Error('no notation surface or cursor');
+      await page.mouse.click(surface.x + surface.width * 0.75, line.y + line.height / 2);
+      await expect.poll(time).toBeGreaterThan(1);
+
+      // Print: the whole sheet, drawn apart from the player, alone on the pages.
+      await page.locator('.lp-notation').getByRole('button', { name: 'Print' }).click();
+      await page.locator('.lp-print-sheet[data-state="ready"]').waitFor({ timeout: 60_000 });
+      const pdf = await page.pdf({ format: 'A4', printBackground: true });
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(path.join(SCREENSHOT_DIR, 'player-notation-print.pdf'), pdf);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('reads in the dark colour scheme', async () => {
+    const { context, page } = await lessonPage('dark');
+    try {
+      await openNotation(page);
+      await seekTo(page, 0.6);
+      await screenshot(page, 'player-notation-dark-1440');
+    } finally {
+      await context.close();
+    }
+  });
+});
