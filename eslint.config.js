@@ -57,7 +57,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-definitions': 'off',
     },
   },
-  // Dependency direction (docs/architecture.md): core imports nothing but zod.
+  // Dependency direction (docs/architecture.md): core imports nothing but zod, and the pure
+  // MIDI writer (@tonejs/midi, no I/O, runs in the browser too) for its MIDI export.
   {
     files: ['packages/core/src/**/*.ts'],
     ignores: ['packages/core/src/**/*.test.ts'],
@@ -67,8 +68,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod$|\\.{1,2}/).*',
-              message: 'packages/core imports nothing but zod (see docs/architecture.md).',
+              regex: '^(?!zod$|@tonejs/midi$|\\.{1,2}/).*',
+              message:
+                'packages/core imports nothing but zod and @tonejs/midi (see docs/architecture.md).',
             },
           ],
         },

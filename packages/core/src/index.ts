@@ -267,3 +267,6 @@ export {
 export type { BeatGrid } from './music/beats.js';
 export { scoreOf, TICKS_PER_QUARTER } from './music/score.js';
 export type { NoteValue, Score, ScoreBar, ScoreSlot } from './music/score.js';
+export { barStartTicks, placedNotes, soundingPitch } from './music/export-meta.js';
+export type { ExportMeta, PlacedNote } from './music/export-meta.js';
+export { GM_GUITAR_PROGRAM, MIDI_BEND_RANGE, toMidi } from './music/midi.js';
