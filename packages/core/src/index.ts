@@ -270,3 +270,4 @@ export type { NoteValue, Score, ScoreBar, ScoreSlot } from './music/score.js';
 export { barStartTicks, placedNotes, soundingPitch } from './music/export-meta.js';
 export type { ExportMeta, PlacedNote } from './music/export-meta.js';
 export { GM_GUITAR_PROGRAM, MIDI_BEND_RANGE, toMidi } from './music/midi.js';
+export { ASCII_TAB_WIDTH, stringNames, toAsciiTab } from './music/ascii-tab.js';
