@@ -115,6 +115,8 @@ export {
   JOB_STATUSES,
   downloadResultQuerySchema,
   eventsQuerySchema,
+  EXPORT_FORMATS,
+  exportQuerySchema,
   exploreQuerySchema,
   idQuerySchema,
   jobIdQuerySchema,
@@ -129,6 +131,7 @@ export {
 } from './api.js';
 export type {
   ApiError,
+  ExportFormat,
   AuthConfigResponse,
   AuthTokenResponse,
   ChordsResponse,

@@ -1,0 +1,135 @@
+import {
+  beatGridSchema,
+  lessonDisplayName,
+  scoreOf,
+  steadyGrid,
+  uploadConfigSchema,
+  type BeatGrid,
+  type ExportFormat,
+  type ExportMeta,
+} from '@riffscribe/core';
+import type { AppContext, AuthUser } from '../context.js';
+import { badRequest } from '../errors.js';
+import type { FileVersion } from '../repositories/job-files.repository.js';
+import type { JobRecord } from '../repositories/jobs.repository.js';
+import { EXPORT_FORMAT_TABLE, NOT_YET } from './export-formats.js';
+import type { JobsService } from './jobs.service.js';
+
+/** A lesson exported as a file: its bytes, type, download name and which version it holds. */
+export interface ExportedFile {
+  body: Buffer;
+  contentType: string;
+  fileName: string;
+  version: FileVersion;
+}
+
+/** Tempo and metre assumed where the engine stored no beat grid. */
+const DEFAULT_BPM = 120;
+const DEFAULT_BEATS_PER_BAR = 4;
+
+/**
+ * GET /api/export: a lesson's notes (and chords) as a file through the format table. Reads are
+ * authorised exactly as the notes are (JobsService.events): the owner, anyone signed in for a
+ * shared lesson (a non-owner's first read spends their view credit), a signed-out visitor for a
+ * shared lesson; a private lesson is "not found" to all but its owner.
+ */
+export class ExportService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly jobs: JobsService,
+  ) {}
+
+  async export(
+    user: AuthUser | null,
+    jobId: string,
+    format: ExportFormat,
+    version: FileVersion | undefined,
+  ): Promise<ExportedFile> {
+    const spec = EXPORT_FORMAT_TABLE[format];
+    if (!spec) throw badRequest(NOT_YET[format]);
+    const { job } = await this.jobs.access.visible(jobId, user);
+    // The player's choice when none is given: the edited version where one was saved.
+    const edited = version !== 'original';
+    const notes = await this.jobs.events(user, job.id, 'notes', edited);
+    const chords = await this.jobs.events(user, job.id, 'chords', edited);
+    const results = await this.readJson(job.id, 'results');
+    const meta = exportMeta(job, results, chords.events);
+    const grid =
+      (await this.beatGrid(job.id)) ??
+      steadyGrid(DEFAULT_BPM, DEFAULT_BEATS_PER_BAR, duration(job, results, notes.events));
+    const score = scoreOf(notes.events, grid);
+    const out = spec.exporter(score, notes.events, meta);
+    return {
+      body: typeof out === 'string' ? Buffer.from(out, 'utf8') : Buffer.from(out),
+      contentType: spec.contentType,
+      fileName: `${meta.title}${spec.extension}`,
+      version: notes.version,
+    };
+  }
+
+  /** The job's stored beat grid, or null when there is none or it does not validate. */
+  private async beatGrid(jobId: string): Promise<BeatGrid | null> {
+    const parsed = beatGridSchema.safeParse(await this.readJson(jobId, 'beats'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** An original output file of the job as JSON, or null when absent or unreadable. */
+  private async readJson(jobId: string, name: string): Promise<unknown> {
+    const file = await this.jobs.files.find(jobId, name, 'original');
+    if (!file) return null;
+    try {
+      return JSON.parse((await this.ctx.store.getBuffer(file.key)).toString('utf8')) as unknown;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && name in value
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
+}
+
+/**
+ * Title, tuning, capo and guitar: the results file's capo and tuning (what the engine wrote the
+ * frets against) where present, else the job's upload config.
+ */
+function exportMeta(
+  job: JobRecord,
+  results: unknown,
+  chords: ExportMeta['chords'],
+): ExportMeta & { title: string } {
+  const parsed = uploadConfigSchema.safeParse(job.config);
+  const config = parsed.success ? parsed.data : uploadConfigSchema.parse({});
+  const capo = field(results, 'capo');
+  const tuning = field(results, 'tuning');
+  const validTuning =
+    Array.isArray(tuning) &&
+    tuning.length === 6 &&
+    tuning.every((p) => Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 127);
+  return {
+    title: lessonDisplayName(job.projectName, null, job.fileName),
+    tuning: validTuning ? (tuning as number[]) : [...config.tuning],
+    capo:
+      Number.isInteger(capo) && (capo as number) >= 0 && (capo as number) <= 24
+        ? (capo as number)
+        : config.capo,
+    guitar: config.guitar_type,
+    chords: chords ?? [],
+  };
+}
+
+/** Seconds the default grid must cover: the results' duration, the job's, or the last note's end. */
+function duration(
+  job: JobRecord,
+  results: unknown,
+  notes: readonly { end_time: number }[],
+): number {
+  const fromResults = field(results, 'duration');
+  if (typeof fromResults === 'number' && Number.isFinite(fromResults) && fromResults > 0) {
+    return fromResults;
+  }
+  if (job.duration !== null && job.duration > 0) return job.duration;
+  return Math.max(1, ...notes.map((n) => n.end_time));
+}
