@@ -145,6 +145,13 @@ describe('toMidi', () => {
     expect(bendValue(99)).toBe(8191);
   });
 
+  it('writes the title as UTF-8', () => {
+    const named = new Midi(toMidi(score, NOTES, { ...META, title: 'Étude für Gitarre — 練習' }));
+    expect(Buffer.from(named.header.name, 'latin1').toString('utf8')).toBe(
+      'Étude für Gitarre — 練習',
+    );
+  });
+
   it('picks the General MIDI guitar by guitar type', () => {
     const noGuitar: ExportMeta = { title: META.title, tuning: META.tuning, capo: META.capo };
     const file = (guitar?: ExportMeta['guitar']) =>

@@ -57,8 +57,9 @@ export function toMidi(score: Score, notes: readonly NoteEvent[], meta: ExportMe
     }
   });
   if (tempos.length === 0) tempos.push({ ticks: 0, bpm: 120 });
+  const title = utf8ByteString(meta.title);
   midi.header.fromJSON({
-    name: meta.title,
+    name: title,
     ppq,
     meta: [],
     tempos,
@@ -67,7 +68,7 @@ export function toMidi(score: Score, notes: readonly NoteEvent[], meta: ExportMe
   });
 
   const track = midi.addTrack();
-  track.name = meta.title;
+  track.name = title;
   track.channel = 0;
   track.instrument.number = GM_GUITAR_PROGRAM[meta.guitar ?? 'acoustic'];
   // RPN 0 (pitch-bend sensitivity) = MIDI_BEND_RANGE semitones, then the null RPN. @tonejs/midi
@@ -122,6 +123,21 @@ export function toMidi(score: Score, notes: readonly NoteEvent[], meta: ExportMe
     track.addPitchBend({ ticks, value });
   }
   return midi.toArray();
+}
+
+/**
+ * A text as its UTF-8 bytes, one character a byte: @tonejs/midi writes a meta event's text one
+ * byte a character (its low 8 bits), and MIDI readers take names as UTF-8 or Latin-1.
+ */
+export function utf8ByteString(text: string): string {
+  try {
+    return encodeURIComponent(text).replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+  } catch {
+    // A lone surrogate: keep what is ASCII.
+    return text.replace(/[^\x20-\x7e]/g, '?');
+  }
 }
 
 /** Semitones as the signed 14-bit pitch-bend value under MIDI_BEND_RANGE. */
