@@ -42,9 +42,16 @@ export function registerExportRoutes(root: FastifyInstance, services: Services):
  * itself in UTF-8 for the browsers that read `filename*`.
  */
 export function attachment(name: string): string {
-  const dot = name.lastIndexOf('.');
-  const base = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : '';
+  // No control characters or path separators; one space for any run of white space.
+  const clean = Array.from(name, (c) =>
+    c.charCodeAt(0) < 32 || c === '\u007f' || c === '/' || c === '\\' ? ' ' : c,
+  )
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const dot = clean.lastIndexOf('.');
+  const base = (dot > 0 ? clean.slice(0, dot) : clean).trim() || 'lesson';
+  const ext = dot > 0 ? clean.slice(dot) : '';
   const ascii =
     base
       .normalize('NFKD')
@@ -52,8 +59,9 @@ export function attachment(name: string): string {
       .replace(/\s+/g, ' ')
       .trim()
       .slice(0, 120) || 'lesson';
-  const encoded = encodeURIComponent(
-    `${base.replace(/[\r\n"\\]+/g, ' ').trim() || 'lesson'}${ext}`,
-  ).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(`${base}${ext}`).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}${ext}"; filename*=UTF-8''${encoded}`;
 }

@@ -1,6 +1,7 @@
 import tonejs from '@tonejs/midi';
 import { plainNote, steadyGrid, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attachment } from '../../src/routes/export.route.js';
 import { jobObjectKey } from '../../src/storage/keys.js';
 import { completeJob, createLesson, submitUpload } from '../support/fixtures.js';
 import { tinyVideo } from '../support/media.js';
@@ -147,7 +148,19 @@ describe('GET /api/export', () => {
     }
   });
 
-  it('answers a lesson still processing as the notes do', async () => {
+  it('names the file in ASCII and in UTF-8', () => {
+    expect(attachment('Étude "No. 1" / Día.txt')).toBe(
+      `attachment; filename="Etude No. 1 Dia.txt"; filename*=UTF-8''%C3%89tude%20%22No.%201%22%20D%C3%ADa.txt`,
+    );
+    expect(attachment('練習.mid')).toBe(
+      `attachment; filename="lesson.mid"; filename*=UTF-8''%E7%B7%B4%E7%BF%92.mid`,
+    );
+  });
+
+  it('answers an unknown job and a lesson still processing as the notes do', async () => {
+    const unknown = await get(`/api/export?jobId=no-such-job&format=txt`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'Job not found.' });
     const pending = (await submitUpload(server, other)).jobId;
     const notes = await get(`/api/notes?jobId=${pending}&edit_version=true`, other);
     const res = await get(`/api/export?jobId=${pending}&format=midi`, other);
