@@ -1,13 +1,17 @@
 import {
+  CAPO_MAX,
+  CAPO_MIN,
   beatGridSchema,
   lessonDisplayName,
   scoreOf,
   steadyGrid,
   uploadConfigSchema,
   type BeatGrid,
+  type ChordEvent,
   type ExportFormat,
   type ExportMeta,
 } from '@riffscribe/core';
+import { z } from 'zod';
 import type { AppContext, AuthUser } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { FileVersion } from '../repositories/job-files.repository.js';
@@ -52,7 +56,7 @@ export class ExportService {
     const edited = version !== 'original';
     const notes = await this.jobs.events(user, job.id, 'notes', edited);
     const chords = await this.jobs.events(user, job.id, 'chords', edited);
-    const results = await this.readJson(job.id, 'results');
+    const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
     const meta = exportMeta(job, results, chords.events);
     const grid =
       (await this.beatGrid(job.id)) ??
@@ -85,51 +89,43 @@ export class ExportService {
   }
 }
 
-function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && name in value
-    ? (value as Record<string, unknown>)[name]
-    : undefined;
-}
-
 /**
- * Title, tuning, capo and guitar: the results file's capo and tuning (what the engine wrote the
- * frets against) where present, else the job's upload config.
+ * The fields of the results file an export uses, each dropped when it is missing or malformed:
+ * the capo and tuning the engine wrote the frets against, and the length of the audio.
  */
+const resultsSchema = z
+  .object({
+    capo: z.number().int().min(CAPO_MIN).max(CAPO_MAX).optional().catch(undefined),
+    tuning: z.array(z.number().int().min(0).max(127)).length(6).optional().catch(undefined),
+    duration: z.number().positive().optional().catch(undefined),
+  })
+  .catch({});
+type ResultsFields = z.infer<typeof resultsSchema>;
+
+/** Title, tuning and capo from the results file, else the upload config; its guitar type. */
 function exportMeta(
   job: JobRecord,
-  results: unknown,
-  chords: ExportMeta['chords'],
-): ExportMeta & { title: string } {
+  results: ResultsFields,
+  chords: readonly ChordEvent[],
+): ExportMeta {
   const parsed = uploadConfigSchema.safeParse(job.config);
   const config = parsed.success ? parsed.data : uploadConfigSchema.parse({});
-  const capo = field(results, 'capo');
-  const tuning = field(results, 'tuning');
-  const validTuning =
-    Array.isArray(tuning) &&
-    tuning.length === 6 &&
-    tuning.every((p) => Number.isInteger(p) && (p as number) >= 0 && (p as number) <= 127);
   return {
     title: lessonDisplayName(job.projectName, null, job.fileName),
-    tuning: validTuning ? (tuning as number[]) : [...config.tuning],
-    capo:
-      Number.isInteger(capo) && (capo as number) >= 0 && (capo as number) <= 24
-        ? (capo as number)
-        : config.capo,
+    tuning: results.tuning ?? [...config.tuning],
+    capo: results.capo ?? config.capo,
     guitar: config.guitar_type,
-    chords: chords ?? [],
+    chords,
   };
 }
 
 /** Seconds the default grid must cover: the results' duration, the job's, or the last note's end. */
 function duration(
   job: JobRecord,
-  results: unknown,
+  results: ResultsFields,
   notes: readonly { end_time: number }[],
 ): number {
-  const fromResults = field(results, 'duration');
-  if (typeof fromResults === 'number' && Number.isFinite(fromResults) && fromResults > 0) {
-    return fromResults;
-  }
+  if (results.duration !== undefined) return results.duration;
   if (job.duration !== null && job.duration > 0) return job.duration;
   return Math.max(1, ...notes.map((n) => n.end_time));
 }
