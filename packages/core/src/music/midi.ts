@@ -9,7 +9,9 @@ import type { Score } from './score.js';
  * The lesson as a Standard MIDI File (format 1, pure): a conductor track with the tempo map and
  * the time signatures from the score's bars, and one guitar track on channel 1 whose notes sit at
  * their slots' ticks with their written lengths (ties joined), so that the file lines up with the
- * notation and, through the tempo map, with the video.
+ * notation and, through the tempo map, with the video. Tick 0 is the start of the score's first
+ * bar (`score.bars[0].start` seconds into the video; before 0 when the music starts with a
+ * pickup, after it when the first bar line comes later).
  */
 
 /** General MIDI programs (0-based) per guitar type: nylon, steel, clean electric. */
