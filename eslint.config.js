@@ -64,9 +64,9 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-definitions': 'off',
     },
   },
-  // Dependency direction (docs/architecture.md): core imports nothing but zod, except its
-  // alphaTab notation builders (behind the `@riffscribe/core/notation` entry), which may import
-  // alphaTab.
+  // Dependency direction (docs/architecture.md): core imports nothing but zod and the pure MIDI
+  // writer (@tonejs/midi, no I/O, runs in the browser too), except its alphaTab notation
+  // builders (behind the `@riffscribe/core/notation` entry), which may import alphaTab.
   {
     files: ['packages/core/src/**/*.ts'],
     ignores: ['packages/core/src/**/*.test.ts', ...ALPHATAB_FILES],
@@ -76,8 +76,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!zod$|\\.{1,2}/).*',
-              message: 'packages/core imports nothing but zod (see docs/architecture.md).',
+              regex: '^(?!zod$|@tonejs/midi$|\\.{1,2}/).*',
+              message:
+                'packages/core imports nothing but zod and @tonejs/midi (see docs/architecture.md).',
             },
           ],
         },

@@ -168,6 +168,23 @@ export interface ViewAccessResponse {
 }
 
 export const eventsQuerySchema = z.object({ jobId: id, edit_version: boolParam });
+
+/** File formats of GET /api/export: Guitar Pro, MusicXML, Standard MIDI File, plain-text tab. */
+export const EXPORT_FORMATS = ['gp', 'musicxml', 'midi', 'txt'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/**
+ * GET /api/export: the lesson as a file. `version` as the player chooses it when absent: the
+ * edited version where one was saved, else the original.
+ */
+export const exportQuerySchema = z.object({
+  jobId: id,
+  format: z.enum(EXPORT_FORMATS, {
+    error: 'Please choose an export format: gp, musicxml, midi or txt.',
+  }),
+  version: z
+    .enum(['original', 'edited'], { error: "The version must be 'original' or 'edited'." })
+    .optional(),
+});
 export interface NotesResponse {
   events: NoteEvent[];
   version: 'original' | 'edited';

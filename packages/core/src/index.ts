@@ -115,6 +115,8 @@ export {
   JOB_STATUSES,
   downloadResultQuerySchema,
   eventsQuerySchema,
+  EXPORT_FORMATS,
+  exportQuerySchema,
   exploreQuerySchema,
   idQuerySchema,
   jobIdQuerySchema,
@@ -129,6 +131,7 @@ export {
 } from './api.js';
 export type {
   ApiError,
+  ExportFormat,
   AuthConfigResponse,
   AuthTokenResponse,
   ChordsResponse,
@@ -276,3 +279,7 @@ export type {
   WrittenNote,
   WrittenSlot,
 } from './music/written.js';
+export { barStartTicks, placedNotes } from './music/export-meta.js';
+export type { PlacedNote } from './music/export-meta.js';
+export { GM_GUITAR_PROGRAM, MIDI_BEND_RANGE, toMidi } from './music/midi.js';
+export { ASCII_TAB_WIDTH, stringNames, toAsciiTab } from './music/ascii-tab.js';

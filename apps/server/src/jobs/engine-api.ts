@@ -1,3 +1,4 @@
+import type { BeatGrid } from '@riffscribe/core';
 import type { EngineErrorCode, MediaInfo, Progress, Transcription } from '@riffscribe/engine';
 
 export type { EngineErrorCode };
@@ -32,8 +33,11 @@ export type MediaFacts = Pick<
 /** Engine progress: its stage name, its own percent 0..100 and a sentence. */
 export type EngineProgress = Progress;
 
-/** What `transcribe` returns: the results file, notes and chords. */
-export type EngineTranscription = Transcription;
+/**
+ * What `transcribe` returns: the results file, notes and chords, and the beat grid where the
+ * engine gives one (stored as beats.json; optional here so that an engine without it still fits).
+ */
+export type EngineTranscription = Transcription & { beats?: BeatGrid };
 
 /** The engine functions the server calls. */
 export type EngineApi = Pick<

@@ -44,6 +44,12 @@ const OUTPUT_FILES = {
     key: (id: string) => jobObjectKey(id, 'chords.json', 'original'),
     type: 'application/json',
   },
+  // The beat grid the engine heard (bars and tempo for the notation and the exports); absent
+  // when the engine gives none, and the exports then assume a steady 120 bpm in 4/4.
+  beats: {
+    key: (id: string) => jobObjectKey(id, 'beats.json', 'original'),
+    type: 'application/json',
+  },
   'video.mp4': {
     key: (id: string) => jobObjectKey(id, 'video.mp4', 'original'),
     type: 'video/mp4',
@@ -258,7 +264,7 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
       await deps.store.put(key, body, spec.type);
       files.push({ jobId: job.id, name, version: 'original', key, contentType: spec.type, size });
     };
-    const putJson = (name: 'results' | 'notes' | 'chords', value: unknown) => {
+    const putJson = (name: 'results' | 'notes' | 'chords' | 'beats', value: unknown) => {
       const body = Buffer.from(JSON.stringify(value));
       return putOutput(name, body, body.length);
     };
@@ -267,6 +273,7 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
     await putJson('results', { ...transcription.results, duration, audio_files: [] });
     await putJson('notes', transcription.notes);
     await putJson('chords', transcription.chords);
+    if (transcription.beats) await putJson('beats', transcription.beats);
     if (withVideo) {
       await putOutput('video.mp4', createReadStream(videoFile), (await stat(videoFile)).size);
     }

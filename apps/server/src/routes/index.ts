@@ -5,6 +5,7 @@ import { registerStorageRoutes } from '../storage/storage.route.js';
 import type { Services } from '../services/index.js';
 import { registerConvertRoutes } from './convert.route.js';
 import { registerEventRoutes } from './events.route.js';
+import { registerExportRoutes } from './export.route.js';
 import { registerAdminRoutes } from './admin.route.js';
 import { registerHealthRoutes } from './health.route.js';
 import { registerJobStreamRoutes } from './job-stream.route.js';
@@ -29,6 +30,7 @@ export async function registerRoutes(
   registerJobRoutes(app, services);
   registerJobStreamRoutes(app, services);
   registerEventRoutes(app, services);
+  registerExportRoutes(app, services);
   registerListRoutes(app, services);
   registerAdminRoutes(app, services);
   registerOpenApiRoutes(app);

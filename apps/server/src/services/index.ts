@@ -3,6 +3,7 @@ import { AccountService } from './account.service.js';
 import { AdminService } from './admin.service.js';
 import { ConvertService } from './convert.service.js';
 import { CreditsService } from './credits.service.js';
+import { ExportService } from './export.service.js';
 import { JobsService } from './jobs.service.js';
 import { UpgradeService } from './upgrade.service.js';
 import { UploadService } from './upload.service.js';
@@ -13,18 +14,21 @@ export interface Services {
   admin: AdminService;
   convert: ConvertService;
   credits: CreditsService;
+  exports: ExportService;
   jobs: JobsService;
   uploads: UploadService;
   upgrades: UpgradeService;
 }
 
 export function createServices(ctx: AppContext): Services {
+  const jobs = new JobsService(ctx);
   return {
     accounts: new AccountService(ctx.database, ctx.config),
     admin: new AdminService(ctx),
     convert: new ConvertService(ctx),
     credits: new CreditsService(ctx.database),
-    jobs: new JobsService(ctx),
+    exports: new ExportService(ctx, jobs),
+    jobs,
     uploads: new UploadService(ctx),
     upgrades: new UpgradeService(ctx),
   };

@@ -29,6 +29,8 @@ const ANONYMOUS_ROUTES = [
   'GET /api/notes',
   'GET /api/chords',
   'GET /api/lesson-thumbnail',
+  // The lesson as a file (MIDI, text tab): the same callers as the notes (issue 15).
+  'GET /api/export',
 ];
 
 interface Answer {

@@ -247,6 +247,12 @@ const MATRIX: MatrixEntry[] = [
     call: (f) => ({ path: `/api/chords?${q(f)}&edit_version=true` }),
     expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
+  // The lesson as a file: the same callers as the notes.
+  {
+    route: 'GET /api/export',
+    call: (f) => ({ path: `/api/export?${q(f)}&format=midi` }),
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
+  },
   {
     route: 'POST /api/edit-notes',
     call: (f) => ({ path: `/api/edit-notes?${q(f)}`, json: { events: SAMPLE_NOTES } }),

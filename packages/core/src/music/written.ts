@@ -1,3 +1,4 @@
+import type { GuitarType } from '../guitar.js';
 import type { ChordEvent, NoteEvent } from '../events.js';
 import type { Score, ScoreSlot } from './score.js';
 
@@ -17,6 +18,8 @@ export interface NotationMeta {
   capo: number;
   /** Chord names over time (written above the staff at the nearest slot). */
   chords?: readonly ChordEvent[];
+  /** Picks the instrument sound (General MIDI program); acoustic when absent. */
+  guitar?: GuitarType;
 }
 
 /** Tempo as written: whole quarter notes a minute. */
@@ -179,7 +182,9 @@ export function soundingPitch(
   string: number,
   fret: number,
 ): number {
-  return (tuning[6 - string] ?? 0) + capo + fret;
+  const open = tuning[6 - string];
+  if (open === undefined) throw new RangeError(`string must be 1..6, got ${String(string)}`);
+  return open + capo + fret;
 }
 
 /** Chord names keyed "bar:slot": each chord at the slot starting nearest its time. */

@@ -1,0 +1,129 @@
+import {
+  CAPO_MAX,
+  CAPO_MIN,
+  beatGridSchema,
+  lessonDisplayName,
+  scoreOf,
+  steadyGrid,
+  uploadConfigSchema,
+  type BeatGrid,
+  type ChordEvent,
+  type ExportFormat,
+  type NotationMeta,
+} from '@riffscribe/core';
+import { z } from 'zod';
+import type { AppContext, AuthUser } from '../context.js';
+import type { FileVersion } from '../repositories/job-files.repository.js';
+import type { JobRecord } from '../repositories/jobs.repository.js';
+import { EXPORT_FORMAT_TABLE } from './export-formats.js';
+import type { JobsService } from './jobs.service.js';
+
+/** A lesson exported as a file: its bytes, type, download name and which version it holds. */
+export interface ExportedFile {
+  body: Buffer;
+  contentType: string;
+  fileName: string;
+  version: FileVersion;
+}
+
+/** Tempo and metre assumed where the engine stored no beat grid. */
+const DEFAULT_BPM = 120;
+const DEFAULT_BEATS_PER_BAR = 4;
+
+/**
+ * GET /api/export: a lesson's notes (and chords) as a file through the format table. Reads are
+ * authorised exactly as the notes are (JobsService.events): the owner, anyone signed in for a
+ * shared lesson (a non-owner's first read spends their view credit), a signed-out visitor for a
+ * shared lesson; a private lesson is "not found" to all but its owner.
+ */
+export class ExportService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly jobs: JobsService,
+  ) {}
+
+  async export(
+    user: AuthUser | null,
+    jobId: string,
+    format: ExportFormat,
+    version: FileVersion | undefined,
+  ): Promise<ExportedFile> {
+    const spec = EXPORT_FORMAT_TABLE[format];
+    const { job } = await this.jobs.access.visible(jobId, user);
+    // The player's choice when none is given: the edited version where one was saved.
+    const edited = version !== 'original';
+    const notes = await this.jobs.events(user, job.id, 'notes', edited);
+    const chords = await this.jobs.events(user, job.id, 'chords', edited);
+    const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
+    const meta = exportMeta(job, results, chords.events);
+    const grid =
+      (await this.beatGrid(job.id)) ??
+      steadyGrid(DEFAULT_BPM, DEFAULT_BEATS_PER_BAR, duration(job, results, notes.events));
+    const score = scoreOf(notes.events, grid);
+    const out = await spec.exporter(score, notes.events, meta);
+    return {
+      body: typeof out === 'string' ? Buffer.from(out, 'utf8') : Buffer.from(out),
+      contentType: spec.contentType,
+      fileName: `${meta.title}${spec.extension}`,
+      version: notes.version,
+    };
+  }
+
+  /** The job's stored beat grid, or null when there is none or it does not validate. */
+  private async beatGrid(jobId: string): Promise<BeatGrid | null> {
+    const parsed = beatGridSchema.safeParse(await this.readJson(jobId, 'beats'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** An original output file of the job as JSON, or null when absent or unreadable. */
+  private async readJson(jobId: string, name: string): Promise<unknown> {
+    const file = await this.jobs.files.find(jobId, name, 'original');
+    if (!file) return null;
+    try {
+      return JSON.parse((await this.ctx.store.getBuffer(file.key)).toString('utf8')) as unknown;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * The fields of the results file an export uses, each dropped when it is missing or malformed:
+ * the capo and tuning the engine wrote the frets against, and the length of the audio.
+ */
+const resultsSchema = z
+  .object({
+    capo: z.number().int().min(CAPO_MIN).max(CAPO_MAX).optional().catch(undefined),
+    tuning: z.array(z.number().int().min(0).max(127)).length(6).optional().catch(undefined),
+    duration: z.number().positive().optional().catch(undefined),
+  })
+  .catch({});
+type ResultsFields = z.infer<typeof resultsSchema>;
+
+/** Title, tuning and capo from the results file, else the upload config; its guitar type. */
+function exportMeta(
+  job: JobRecord,
+  results: ResultsFields,
+  chords: readonly ChordEvent[],
+): NotationMeta {
+  const parsed = uploadConfigSchema.safeParse(job.config);
+  const config = parsed.success ? parsed.data : uploadConfigSchema.parse({});
+  return {
+    title: lessonDisplayName(job.projectName, null, job.fileName),
+    tuning: results.tuning ?? [...config.tuning],
+    capo: results.capo ?? config.capo,
+    guitar: config.guitar_type,
+    chords,
+  };
+}
+
+/** Seconds the default grid must cover: the results' duration, the job's, or the last note's end. */
+function duration(
+  job: JobRecord,
+  results: ResultsFields,
+  notes: readonly { end_time: number }[],
+): number {
+  if (results.duration !== undefined) return results.duration;
+  if (job.duration !== null && job.duration > 0) return job.duration;
+  return Math.max(1, ...notes.map((n) => n.end_time));
+}
