@@ -20,6 +20,7 @@ describe('the notation view', () => {
   let browser: Browser;
   let work: string;
   let video: string;
+  let users = 0;
 
   beforeAll(async () => {
     work = mediaDir();
@@ -36,10 +37,16 @@ describe('the notation view', () => {
   async function lessonPage(
     scheme: 'light' | 'dark',
   ): Promise<{ context: BrowserContext; page: Page; jobId: string }> {
-    const context = await browser.newContext({ viewport: DESKTOP, colorScheme: scheme });
+    const context = await browser.newContext({
+      viewport: DESKTOP,
+      colorScheme: scheme,
+      acceptDownloads: true,
+    });
     const page = await context.newPage();
-    await signIn(page, server.url, { email: `nora-${scheme}@example.test`, name: 'Nora Notes' });
-    const owner = await userByEmail(server, `nora-${scheme}@example.test`);
+    users += 1;
+    const email = `nora-${String(users)}@example.test`;
+    await signIn(page, server.url, { email, name: 'Nora Notes' });
+    const owner = await userByEmail(server, email);
     const jobId = await seedLesson(server, owner, { ...techniqueLesson(), video, duration: 12 });
     await openLesson(page, server.url, jobId);
     return { context, page, jobId };
@@ -88,6 +95,32 @@ describe('the notation view', () => {
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
       const { writeFileSync } = await import('node:fs');
       writeFileSync(path.join(SCREENSHOT_DIR, 'player-notation-print.pdf'), pdf);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('downloads the tab as Guitar Pro, MusicXML, MIDI and text from the share menu', async () => {
+    const { context, page } = await lessonPage('light');
+    try {
+      const expected: [string, string, (bytes: Buffer) => boolean][] = [
+        ['Guitar Pro 7 (.gp)', 'riff.gp', (b) => b.subarray(0, 2).toString() === 'PK'],
+        ['MusicXML (.musicxml)', 'riff.musicxml', (b) => b.toString().includes('<fret>')],
+        ['MIDI (.mid)', 'riff.mid', (b) => b.subarray(0, 4).toString() === 'MThd'],
+        ['Text tab (.txt)', 'riff.txt', (b) => b.toString().includes('e|')],
+      ];
+      for (const [label, name, looksRight] of expected) {
+        await page.getByRole('button', { name: 'Share' }).click();
+        const menu = page.getByRole('dialog', { name: 'Share' });
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          menu.getByRole('button', { name: label }).click(),
+        ]);
+        expect(download.suggestedFilename()).toBe(name);
+        const file = await download.path();
+        const { readFileSync } = await import('node:fs');
+        expect(looksRight(readFileSync(file)), label).toBe(true);
+      }
     } finally {
       await context.close();
     }

@@ -1,3 +1,4 @@
+import type { BeatGrid } from './music/beats.js';
 import { z } from 'zod';
 import { DOWNLOADABLE_FILE_NAMES, RATING_MAX, RATING_MIN } from './constants.js';
 import type { ChordEvent, NoteEvent } from './events.js';
@@ -185,6 +186,13 @@ export const exportQuerySchema = z.object({
     .enum(['original', 'edited'], { error: "The version must be 'original' or 'edited'." })
     .optional(),
 });
+/** GET /api/beats?jobId: the lesson's beats and bars, and where they come from. */
+export const beatsQuerySchema = z.object({ jobId: id });
+export interface BeatsResponse {
+  grid: BeatGrid;
+  /** 'engine': heard in the audio; 'default': a steady 4/4 at 120 (no beats were stored). */
+  source: 'engine' | 'default';
+}
 export interface NotesResponse {
   events: NoteEvent[];
   version: 'original' | 'edited';

@@ -1,13 +1,14 @@
-import { exportQuerySchema } from '@riffscribe/core';
+import { beatsQuerySchema, exportQuerySchema } from '@riffscribe/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { optionalUser } from '../auth/authenticate.js';
 import type { Services } from '../services/index.js';
 
 /**
- * GET /api/export?jobId&format&version: the lesson as a file to download (MIDI, text tab; Guitar
- * Pro and MusicXML to come). Open to the same callers as the notes, signed-out visitors of shared
- * lessons included; answers the file as an attachment named after the lesson.
+ * GET /api/export?jobId&format&version: the lesson as a file to download (Guitar Pro, MusicXML,
+ * MIDI, text tab), and GET /api/beats?jobId: the beats and bars the notation view draws it on.
+ * Open to the same callers as the notes, signed-out visitors of shared lessons included; the
+ * file comes as an attachment named after the lesson.
  */
 export function registerExportRoutes(root: FastifyInstance, services: Services): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -34,6 +35,21 @@ export function registerExportRoutes(root: FastifyInstance, services: Services):
         .header('x-lesson-version', file.version)
         .send(file.body);
     },
+  );
+  app.get(
+    '/api/beats',
+    {
+      schema: {
+        querystring: beatsQuerySchema,
+        summary: "A lesson's beats and bars",
+        description:
+          'The beat grid the notation view and the exports place the notes on: beat times in ' +
+          'seconds, the beats where bars start, the beat unit. `source` is `engine` when the ' +
+          'engine heard it, `default` for a steady 4/4 at 120. Access as GET /api/notes.',
+      },
+      config: { anonymous: true },
+    },
+    async (request) => services.exports.beats(optionalUser(request), request.query.jobId),
   );
 }
 

@@ -7,6 +7,7 @@ import {
   steadyGrid,
   uploadConfigSchema,
   type BeatGrid,
+  type BeatsResponse,
   type ChordEvent,
   type ExportFormat,
   type NotationMeta,
@@ -56,9 +57,7 @@ export class ExportService {
     const chords = await this.jobs.events(user, job.id, 'chords', edited);
     const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
     const meta = exportMeta(job, results, chords.events);
-    const grid =
-      (await this.beatGrid(job.id)) ??
-      steadyGrid(DEFAULT_BPM, DEFAULT_BEATS_PER_BAR, duration(job, results, notes.events));
+    const { grid } = await this.gridOf(job, results, notes.events);
     const score = scoreOf(notes.events, grid);
     const out = await spec.exporter(score, notes.events, meta);
     return {
@@ -66,6 +65,31 @@ export class ExportService {
       contentType: spec.contentType,
       fileName: `${meta.title}${spec.extension}`,
       version: notes.version,
+    };
+  }
+
+  /**
+   * GET /api/beats: the lesson's beats and bars as the notation view and the exports use them,
+   * for the same callers as the notes: the engine's grid, or (`source: 'default'`) a steady
+   * 4/4 at 120 over the lesson when the job has none.
+   */
+  async beats(user: AuthUser | null, jobId: string): Promise<BeatsResponse> {
+    const { job } = await this.jobs.access.visible(jobId, user);
+    const notes = await this.jobs.events(user, job.id, 'notes', true);
+    const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
+    return this.gridOf(job, results, notes.events);
+  }
+
+  private async gridOf(
+    job: JobRecord,
+    results: ResultsFields,
+    notes: readonly { end_time: number }[],
+  ): Promise<BeatsResponse> {
+    const stored = await this.beatGrid(job.id);
+    if (stored) return { grid: stored, source: 'engine' };
+    return {
+      grid: steadyGrid(DEFAULT_BPM, DEFAULT_BEATS_PER_BAR, duration(job, results, notes)),
+      source: 'default',
     };
   }
 

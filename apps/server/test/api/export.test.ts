@@ -1,6 +1,6 @@
 import { importer, Settings } from '@coderline/alphatab';
 import tonejs from '@tonejs/midi';
-import { plainNote, steadyGrid, type NoteEvent } from '@riffscribe/core';
+import { plainNote, steadyGrid, type BeatsResponse, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachment } from '../../src/routes/export.route.js';
 import { jobObjectKey } from '../../src/storage/keys.js';
@@ -112,6 +112,13 @@ describe('GET /api/export', () => {
   });
 
   it("places the notes on the job's stored beat grid when it has one", async () => {
+    // Before: no beats stored, so GET /api/beats gives the steady default over the lesson.
+    const before = await get(`/api/beats?jobId=${lesson}`);
+    expect(before.status).toBe(200);
+    const fallback = (await before.json()) as BeatsResponse;
+    expect(fallback.source).toBe('default');
+    expect(fallback.grid.downbeats.slice(0, 2)).toEqual([0, 4]);
+    expect(fallback.grid.beats[1]).toBeCloseTo(0.5, 9);
     const { store, database } = server.ctx;
     const key = jobObjectKey(lesson, 'beats.json', 'original');
     const body = Buffer.from(JSON.stringify(steadyGrid(90, 3, 12)));
@@ -132,6 +139,8 @@ describe('GET /api/export', () => {
     expect(midi.header.timeSignatures[0]?.timeSignature).toEqual([3, 4]);
     const text = await (await get(`/api/export?jobId=${lesson}&format=txt`)).text();
     expect(text).toContain('Time: 3/4');
+    const after = (await (await get(`/api/beats?jobId=${lesson}`)).json()) as BeatsResponse;
+    expect(after).toEqual({ grid: steadyGrid(90, 3, 12), source: 'engine' });
   });
 
   it('lets anyone download a shared lesson, signed out too, and hides a private one', async () => {

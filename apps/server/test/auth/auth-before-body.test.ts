@@ -31,6 +31,7 @@ const ANONYMOUS_ROUTES = [
   'GET /api/lesson-thumbnail',
   // The lesson as a file (MIDI, text tab): the same callers as the notes (issue 15).
   'GET /api/export',
+  'GET /api/beats',
 ];
 
 interface Answer {

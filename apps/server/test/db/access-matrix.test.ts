@@ -254,6 +254,11 @@ const MATRIX: MatrixEntry[] = [
     expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
   },
   {
+    route: 'GET /api/beats',
+    call: (f) => ({ path: `/api/beats?${q(f)}` }),
+    expect: { private: PUBLIC_READ_PRIVATE, shared: PUBLIC_READ_SHARED },
+  },
+  {
     route: 'POST /api/edit-notes',
     call: (f) => ({ path: `/api/edit-notes?${q(f)}`, json: { events: SAMPLE_NOTES } }),
     expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },

@@ -72,27 +72,53 @@ class Session {
 
   /** fetch for /api calls: adds the bearer token and turns error answers into Error(message). */
   async api<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await this.fetchOk(path, init);
+    return (res.status === 204 ? undefined : await res.json()) as T;
+  }
+
+  /**
+   * A file from /api (an attachment): its bytes and the name the server gave it
+   * (Content-Disposition, its UTF-8 `filename*` first). Error answers reject as ApiRequestError.
+   */
+  async file(path: string): Promise<{ blob: Blob; name: string | null }> {
+    const res = await this.fetchOk(path, {});
+    return { blob: await res.blob(), name: attachmentName(res.headers.get('content-disposition')) };
+  }
+
+  private async fetchOk(path: string, init: RequestInit): Promise<Response> {
     await this.renew();
     const headers = new Headers(init.headers);
     if (this.token) headers.set('authorization', `Bearer ${this.token}`);
     const res = await fetch(path, { ...init, headers });
-    if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as
-        (Partial<ApiError> & { message?: unknown }) | null;
-      const serverText =
-        typeof body?.error === 'string' && body.error
-          ? body.error
-          : typeof body?.message === 'string' && body.message
-            ? body.message
-            : null;
-      throw new ApiRequestError(
-        res.status,
-        serverText ?? `Request failed (${res.status}).`,
-        serverText,
-      );
-    }
-    return (res.status === 204 ? undefined : await res.json()) as T;
+    if (res.ok) return res;
+    const body = (await res.json().catch(() => null)) as
+      (Partial<ApiError> & { message?: unknown }) | null;
+    const serverText =
+      typeof body?.error === 'string' && body.error
+        ? body.error
+        : typeof body?.message === 'string' && body.message
+          ? body.message
+          : null;
+    throw new ApiRequestError(
+      res.status,
+      serverText ?? `Request failed (${res.status}).`,
+      serverText,
+    );
   }
+}
+
+/** The file name of a Content-Disposition header: `filename*` (UTF-8) first, else `filename`. */
+export function attachmentName(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (star) {
+    try {
+      return decodeURIComponent(star.trim());
+    } catch {
+      // Fall through to the plain name.
+    }
+  }
+  return /filename="([^"]*)"/i.exec(header)?.[1] ?? null;
 }
 
 /** An /api answer with an error status; serverText is the answer's own `error` (or `message`). */

@@ -46,8 +46,12 @@ describe('Activation (16-bit posteriorgram)', () => {
   it('refuses a block after a short one and partial frames', () => {
     const grid = new Activation(2);
     grid.append(frame(() => 0));
-    expect(() => { grid.append(frame(() => 0)); }).toThrow(/last block/);
-    expect(() => { new Activation(2).append(new Float32Array(NOTE_BINS + 1)); }).toThrow(RangeError);
+    expect(() => {
+      grid.append(frame(() => 0));
+    }).toThrow(/last block/);
+    expect(() => {
+      new Activation(2).append(new Float32Array(NOTE_BINS + 1));
+    }).toThrow(RangeError);
     expect(() => new Activation(0)).toThrow(RangeError);
   });
 });

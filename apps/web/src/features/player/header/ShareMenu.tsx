@@ -1,6 +1,7 @@
 import { isPrivileged, type Role } from '@riffscribe/core';
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { session } from '../../../api/session';
 import { Dialog } from '../../../ui/Dialog';
 import { UpgradeRequest } from '../../credits/UpgradeRequest';
 import { Popover } from '../toolbar/Popover';
@@ -18,8 +19,10 @@ export const TAB_EXPORTS = [
   { format: 'txt', label: 'Text tab (.txt)' },
 ] as const;
 
+export type TabExportFormat = (typeof TAB_EXPORTS)[number]['format'];
+
 /** Where the tab of a lesson downloads in `format`: the saved version the player shows. */
-export function tabExportLink(jobId: string, format: (typeof TAB_EXPORTS)[number]['format']) {
+export function tabExportLink(jobId: string, format: TabExportFormat) {
   return `/api/export?jobId=${encodeURIComponent(jobId)}&format=${format}`;
 }
 
@@ -87,6 +90,31 @@ export function ShareMenu(props: {
       setCopied(true);
     } catch {
       setError(`Copy this link: ${shareLink(jobId)}`);
+    }
+  };
+  // A tab file: fetched with the session's token (a private lesson is not a public link), then
+  // handed to the browser as a download under the name the server gave it.
+  const [downloading, setDownloading] = useState<TabExportFormat | null>(null);
+  const download = async (format: TabExportFormat, close: () => void) => {
+    setError(null);
+    setDownloading(format);
+    try {
+      const { blob, name } = await session.file(tabExportLink(jobId, format));
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name ?? `lesson.${format}`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => {
+        URL.revokeObjectURL(url);
+      }, 60_000);
+      close();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'The file could not be made. Please try again.');
+    } finally {
+      setDownloading(null);
     }
   };
   const toggle = (flag: ShareFlag, label: string) => (
@@ -164,15 +192,20 @@ export function ShareMenu(props: {
             </p>
             <div role="group" aria-labelledby="lp-download-tab" className="lp-share-downloads">
               {TAB_EXPORTS.map(({ format, label }) => (
-                <a
+                <button
                   key={format}
+                  type="button"
                   className="lp-menu-item"
-                  href={tabExportLink(jobId, format)}
-                  download
-                  onClick={close}
+                  disabled={downloading !== null}
+                  onClick={() => void download(format, close)}
                 >
                   <span>{label}</span>
-                </a>
+                  {downloading === format && (
+                    <span className="lp-share-done" role="status">
+                      Preparing…
+                    </span>
+                  )}
+                </button>
               ))}
             </div>
             {error && (

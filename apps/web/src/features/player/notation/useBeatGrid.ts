@@ -1,10 +1,20 @@
-import { steadyGrid, type BeatGrid } from '@riffscribe/core';
+import { steadyGrid, type BeatGrid, type BeatsResponse } from '@riffscribe/core';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { session } from '../../../api/session';
 
 /**
- * The lesson's beats and bars. Until the lesson carries its own, a steady 4/4 at 120 over the
- * video (the notation view's fallback; see issue 15).
+ * The lesson's beats and bars (GET /api/beats: the engine's grid, or the server's steady 4/4 at
+ * 120 for a lesson without one). Until it arrives, or if it cannot be read, the same steady grid
+ * over the video, so the notation view always has bars to draw.
  */
-export function useBeatGrid(_jobId: string, duration: number): BeatGrid {
-  return useMemo(() => steadyGrid(120, 4, Math.max(duration, 2)), [duration]);
+export function useBeatGrid(jobId: string, duration: number): BeatGrid {
+  const beats = useQuery({
+    queryKey: ['beats', jobId],
+    queryFn: () => session.api<BeatsResponse>(`/api/beats?jobId=${encodeURIComponent(jobId)}`),
+    staleTime: Infinity,
+    retry: 1,
+  });
+  const fallback = useMemo(() => steadyGrid(120, 4, Math.max(duration, 2)), [duration]);
+  return beats.data?.grid ?? fallback;
 }
