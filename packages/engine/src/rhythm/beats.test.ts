@@ -117,6 +117,29 @@ describe('detectBeats', () => {
     check(p, 4);
   });
 
+  it('follows a strong tempo change (+40 %) by its local tempo', () => {
+    // 90 to 126 BPM over 80 beats: more drift than the tracker's transition cost alone allows.
+    const beats: number[] = [0.4];
+    for (let i = 1; i < 80; i++) {
+      const bpm = 90 * (1 + (0.4 * i) / 79);
+      beats.push((beats.at(-1) ?? 0) + 60 / bpm);
+    }
+    const p = piece(beats, 4, 0, 5);
+    check(p, 4);
+  });
+
+  it('follows rubato: the tempo swelling ±8 % over eight bars, each beat ±3 % off', () => {
+    const random = seededRandom(6);
+    const beats: number[] = [0.4];
+    for (let i = 1; i < 64; i++) {
+      const swell = 1 + 0.08 * Math.sin((2 * Math.PI * i) / 32);
+      const gap = (60 / 100) * swell * (1 + (random() - 0.5) * 0.06);
+      beats.push((beats.at(-1) ?? 0) + gap);
+    }
+    const p = piece(beats, 4, 0, 6);
+    check(p, 4);
+  });
+
   it('finds 3/4 in a waltz with the bass on the downbeat', () => {
     const p = piece(steady(108, 48), 3, 0, 3);
     const { grid } = check(p, 3);
