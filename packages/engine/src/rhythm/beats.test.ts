@@ -5,7 +5,7 @@ import { seededRandom } from '../eval/random.js';
 import { FRAME_RATE } from '../units.js';
 import { detectBeats, fallbackGrid } from './beats.js';
 import type { RhythmNote } from './envelope.js';
-import { beatF1, downbeatTimes, medianTempo } from './metrics.js';
+import { beatCounts, beatF1, downbeatTimes, medianTempo, tempoAgrees } from './metrics.js';
 
 /**
  * Synthetic clips with known beats: notes at the beats (with ±10 ms of human timing), rendered
@@ -104,6 +104,27 @@ describe('detectBeats', () => {
     const p = piece(steady(100, 48), 4, 0, 1);
     const { grid } = check(p, 4);
     expect(medianTempo(grid.beats)).toBeCloseTo(100, -0.5);
+  });
+
+  it.each([60, 72, 129, 150])(
+    'tracks a steady %i BPM piece (periods between model frames)',
+    (bpm) => {
+      const p = piece(steady(bpm, 48), 4, 0, bpm);
+      const { grid } = check(p, 4);
+      expect(Math.abs(medianTempo(grid.beats) / bpm - 1)).toBeLessThan(0.04);
+    },
+  );
+
+  it('reads a fast piece (170 BPM) at its tempo or at half of it', () => {
+    // The tempo prior (centred at 110 BPM) may pick the half-note level: an octave error, which
+    // tempo acc2 forgives and the editor's "double tempo" fixes; the beats still fall on beats.
+    const p = piece(steady(170, 64), 4, 0, 170);
+    const grid = detectBeats(activations(p.notes, p.duration), p.notes, p.duration);
+    expect(beatGridSchema.safeParse(grid).success).toBe(true);
+    expect(tempoAgrees(170, medianTempo(grid.beats)).acc2).toBe(true);
+    const inside = grid.beats.filter((t) => t <= (p.beats.at(-1) ?? 0) + 0.1);
+    // Every grid beat is a true beat (precision 1 within the played span).
+    expect(beatCounts(p.beats, inside).matched).toBeGreaterThanOrEqual(0.95 * inside.length);
   });
 
   it('follows a gradual accelerando (+15 % over the clip)', () => {

@@ -22,15 +22,15 @@ import { trackBeats } from './track.js';
 /** Tempo and meter of a clip without a pulse (silence, too few notes): the spec's default. */
 export const FALLBACK_BPM = 120;
 export const FALLBACK_BEATS_PER_BAR = 4;
-/** Fewest note onsets that can show a pulse (two bars of 3/4). */
+/** Fewest notes that can show a pulse (two bars of 3/4), set by hand. */
 const MIN_NOTES = 6;
 /**
  * Least autocorrelation at the beat period relative to lag 0 for a pulse: under it the onsets are
- * no more periodic than noise. 0.05 lets through every string-model and SoundFont tuned clip and
- * stops a handful of random onsets (tests).
+ * no more periodic than noise. Set by hand low (0.05): no string-model or SoundFont tuned clip
+ * falls under it; it only stops near-empty envelopes.
  */
 const MIN_CLARITY = 0.05;
-/** Smoothing of the envelope for the tracker, frames (about 23 ms, a strum's spread). */
+/** Smoothing of the envelope, frames (about 23 ms, a strum's spread). */
 const TRACK_SIGMA = 2;
 
 /** The steady grid a clip without a pulse gets. */
@@ -50,10 +50,14 @@ export function detectBeats(
   if (notes.length < MIN_NOTES || duration <= 0) return fallbackGrid(duration);
   const length = frameCount(duration);
   const env = onsetEnvelope(activations, notes, length);
-  const tempo = globalTempo(env);
+  // Smoothed, an onset one frame early or late still lines up with the next one: a beat period
+  // falls between whole frames, and the raw envelope's one-frame peaks would make the
+  // autocorrelation prefer lags that are whole multiples of a frame (a 150 BPM piece read at 75).
+  const smoothed = smooth(env, TRACK_SIGMA);
+  const tempo = globalTempo(smoothed);
   if (tempo === null || tempo.clarity < MIN_CLARITY) return fallbackGrid(duration);
-  const periods = localPeriods(env, tempo.period);
-  const frames = trackBeats(smooth(env, TRACK_SIGMA), periods);
+  const periods = localPeriods(smoothed, tempo.period);
+  const frames = trackBeats(smoothed, periods);
   if (frames.length < 2) return fallbackGrid(duration);
   const beats = extend(
     frames.map((f) => f / FRAME_RATE),
