@@ -161,6 +161,45 @@ describe('detectBeats', () => {
     check(p, 4);
   });
 
+  it('keeps to the beat under syncopated comping (bossa nova: chords mostly off the beat)', () => {
+    // Two-bar pattern in eighths: the thumb on 1, the and of 2, 3, the and of 4; chords (three
+    // notes, louder) on eighths 0, 3, 5 of the first bar and 2, 4, 6 of the second.
+    const bpm = 129;
+    const beat = 60 / bpm;
+    const random = seededRandom(7);
+    const jitter = () => (random() - 0.5) * 0.02;
+    const notes: RhythmNote[] = [];
+    const beats: number[] = [];
+    const bars = 12;
+    for (let bar = 0; bar < bars; bar++) {
+      const start = 0.3 + bar * 4 * beat;
+      for (let b = 0; b < 4; b++) beats.push(start + b * beat);
+      const root = bar % 2 === 0 ? 43 : 38;
+      for (const e of [0, 3, 4, 7]) {
+        const at = start + (e * beat) / 2 + jitter();
+        notes.push({ time: at, endTime: at + beat, pitch: e < 4 ? root : root + 7, onset: 0.6 });
+      }
+      for (const e of bar % 2 === 0 ? [0, 3, 5] : [2, 4, 6]) {
+        const at = start + (e * beat) / 2 + jitter();
+        for (const p of [59, 62, 65])
+          notes.push({ time: at, endTime: at + beat / 2, pitch: p, onset: 0.8 });
+      }
+    }
+    notes.sort((a, b) => a.time - b.time);
+    const duration = (beats.at(-1) ?? 0) + 1;
+    const grid = detectBeats(activations(notes, duration), notes, duration);
+    expect(beatGridSchema.safeParse(grid).success).toBe(true);
+    // The beats only: bar 1 and beat 3 carry the same figure here (bass and chord), so the bar
+    // phase is a guess between them.
+    expect(
+      beatF1(
+        beats,
+        grid.beats.filter((t) => t <= duration - 0.9),
+      ),
+    ).toBeGreaterThanOrEqual(0.9);
+    expect(Math.abs(medianTempo(grid.beats) / bpm - 1)).toBeLessThan(0.04);
+  });
+
   it('finds 3/4 in a waltz with the bass on the downbeat', () => {
     const p = piece(steady(108, 48), 3, 0, 3);
     const { grid } = check(p, 3);
