@@ -59,10 +59,14 @@ export function beatCues(
       bass[i] = Math.max(bass[i] ?? 0, low * (0.5 + note.onset));
     }
   });
-  // Pitch classes sounding in each beat span (weighted by overlap, low notes counting double).
+  // Pitch classes sounding in each beat span (weighted by overlap, low notes counting double),
+  // visiting only the beats a note overlaps (beats are sorted): linear in the clip's length.
+  let first = 0;
   for (const note of sorted) {
-    for (let i = 0; i < beats.length; i++) {
+    while (first < beats.length - 1 && (beats[first + 1] ?? 0) <= note.time) first++;
+    for (let i = first; i < beats.length; i++) {
       const start = beats[i] ?? 0;
+      if (start - ON_BEAT >= note.endTime) break;
       const end = beats[i + 1] ?? start + (start - (beats[i - 1] ?? start - 0.5));
       const overlap = Math.min(end, note.endTime) - Math.max(start - ON_BEAT, note.time);
       if (overlap <= 0) continue;
