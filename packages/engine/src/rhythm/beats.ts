@@ -15,8 +15,9 @@ import { trackBeats } from './track.js';
  * The rhythm stage: beats, tempo and bars of a clip from Basic Pitch's posteriorgrams and the
  * detected notes (pure; envelope.ts, tempo.ts, track.ts, meter.ts). The grid covers the whole
  * clip: the tracked chain of beats is extended at its edge tempo to the clip's start and end.
- * Simple meters only (3 or 4 quarter-note beats a bar); compound meters (6/8, 12/8) come out as
- * their dotted-quarter pulse in 2 or 4 or as eighth notes in 3: the editor corrects them.
+ * Simple meters only (3 or 4 quarter-note beats a bar, beat_unit 4): compound meters (6/8,
+ * 12/8) are not modelled and are expected to come out as their dotted-quarter pulse in 2 or 4
+ * (untested); the editor corrects them.
  */
 
 /** Tempo and meter of a clip without a pulse (silence, too few notes): the spec's default. */
