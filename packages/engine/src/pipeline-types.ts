@@ -1,4 +1,4 @@
-import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
+import type { BeatGrid, ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
 
 /** Engine stages in order (DESIGN.md, processing pipeline), as written to a job's `stage`. */
 export const ENGINE_STAGES = [
@@ -40,6 +40,11 @@ export interface Transcription {
   results: ResultsFile;
   notes: NoteEvent[];
   chords: ChordEvent[];
+  /**
+   * Beats and bars heard in the audio (rhythm/), valid under beatGridSchema and covering the
+   * clip; a clip without a pulse (silence, too few notes) gets a steady 120 BPM 4/4 grid.
+   */
+  beats: BeatGrid;
 }
 
 export interface TranscribeOptions {

@@ -4,6 +4,7 @@ import { loadModel, ModelStream, runModel, windowCount } from './adapters/model.
 import { SpilledAudio, SpilledRows } from './adapters/spill.js';
 import { EngineError } from './errors.js';
 import { detectChords, detectKey } from './harmony/index.js';
+import { detectBeats } from './rhythm/beats.js';
 import { defaultNoteOptions, extractNotes } from './notes/extract.js';
 import type {
   EngineStage,
@@ -255,7 +256,10 @@ export async function transcribeAudio(
   return finishTranscription(audio, output, config, report, signal);
 }
 
-/** The stages after the model: notes, tab, techniques, chords and key, and the results file. */
+/**
+ * The stages after the model: notes, tab, techniques, chords and key, beats and bars, and the
+ * results file.
+ */
 async function finishTranscription(
   audio: ClipAudio,
   output: ModelOutput | null,
@@ -276,6 +280,8 @@ async function finishTranscription(
   report('detecting_chords');
   const chords: ChordEvent[] = detectChords(detected);
   const musicalKey = detected.length > 0 ? detectKey(detected) : '';
+  // Beats and bars from the same posteriorgrams and notes; a silent clip gets the steady grid.
+  const beats = detectBeats(output, detected, duration);
 
   const results: ResultsFile = {
     capo: config.capo,
@@ -292,5 +298,5 @@ async function finishTranscription(
         : null,
     engine_version: ENGINE_VERSION,
   };
-  return { results, notes, chords };
+  return { results, notes, chords, beats };
 }

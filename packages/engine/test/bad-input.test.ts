@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, truncateSync, statSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultUploadConfig } from '@riffscribe/core';
+import { beatGridSchema, defaultUploadConfig, steadyGrid } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFfmpeg } from '../src/adapters/binaries.js';
 import { probeMedia, streamAudio } from '../src/adapters/media.js';
@@ -188,6 +188,7 @@ describe('bad input through the engine API', () => {
     expect(result.notes.length).toBeGreaterThan(0);
     // 196 Hz is G3: the open G string or a fretted note of the same pitch.
     for (const n of result.notes) expect(55).toBe(config.tuning[6 - n.string]! + n.fret);
+    expect(beatGridSchema.safeParse(result.beats).success).toBe(true);
   });
 
   it('gives an empty lesson with a message for silence', async () => {
@@ -195,6 +196,8 @@ describe('bad input through the engine API', () => {
     expect(result.notes).toEqual([]);
     expect(result.chords).toEqual([]);
     expect(result.results.message).toMatch(/silent/);
+    // No pulse to hear: the steady 120 BPM 4/4 grid over the clip.
+    expect(result.beats).toEqual(steadyGrid(120, 4, result.results.duration));
   });
 
   it('does not crash on a clip with no guitar (noise)', async () => {

@@ -11,6 +11,7 @@ import { transcribe } from '../pipeline.js';
 import { ENGINE_EXEC_ARGV, engineProcessEnv } from '../process-settings.js';
 import type { EngineStage } from '../pipeline-types.js';
 import { benchFingering } from './fingering.js';
+import { benchRhythm } from './rhythm.js';
 
 /**
  * `npm run bench`: end-to-end wall time per stage, cold (a fresh process, model load included)
@@ -23,7 +24,8 @@ import { benchFingering } from './fingering.js';
  * Each clip is measured in its own child process, so that its peak RSS is its own.
  *
  * First, the learned fingering alone on a 30 s clip's notes and a 10-minute lesson's (model load
- * excluded).
+ * excluded), and the rhythm stage alone on made-up posteriorgrams of the same lengths (it runs
+ * inside the detecting_chords stage of the table).
  *
  *   npm run bench -- [--out FILE] [--only 30s|10min]
  */
@@ -192,6 +194,7 @@ async function main() {
     values.out ?? path.join(repoRoot, 'packages/engine/bench-results/latest.json'),
   );
   const fingering = await benchFingering();
+  const rhythm = benchRhythm();
   const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-bench-'));
   const results: CaseResult[] = [];
   try {
@@ -229,7 +232,7 @@ async function main() {
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(
       out,
-      `${JSON.stringify({ date: new Date().toISOString(), cpus: availableParallelism(), loadAverage: loadavg(), fingering, results }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), cpus: availableParallelism(), loadAverage: loadavg(), fingering, rhythm, results }, null, 2)}\n`,
     );
     console.log(`wrote ${out}`);
   } finally {

@@ -116,6 +116,12 @@ export interface JamsTruth {
   leadSheetChords: ChordSpan[] | null;
   /** "Eb major", or null when neither the file nor its name gives a key. */
   key: string | null;
+  /** Beat times in seconds from a `beat_position` annotation, or null. */
+  beats: number[] | null;
+  /** The beats whose `position` is 1 (bar starts), seconds, or null without beats. */
+  downbeats: number[] | null;
+  /** Quarter notes a minute from a `tempo` annotation, or null. */
+  tempo: number | null;
 }
 
 const spans = (a: JamsAnnotation): ChordSpan[] =>
@@ -154,7 +160,16 @@ export async function readJams(file: string, stem: string): Promise<JamsTruth> {
       onTonic.length > 0 && onTonic.every((c) => c?.quality === 'm' || c?.quality === 'm7');
     key = `${named} ${minor ? 'minor' : 'major'}`;
   }
+  const beatData = annotations.find((a) => a.namespace === 'beat_position')?.data ?? [];
+  const beats = beatData.map((d) => d.time);
+  const downbeats = beatData
+    .filter((d) => (d.value as { position?: unknown } | null)?.position === 1)
+    .map((d) => d.time);
+  const tempoValue = annotations.find((a) => a.namespace === 'tempo')?.data[0]?.value;
   return {
+    beats: beats.length >= 2 ? beats : null,
+    downbeats: beats.length >= 2 ? downbeats : null,
+    tempo: typeof tempoValue === 'number' && tempoValue > 0 ? tempoValue : null,
     performedChords: performed ? spans(performed) : null,
     leadSheetChords: leadSheet ? spans(leadSheet) : null,
     key,

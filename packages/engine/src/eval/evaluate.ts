@@ -3,6 +3,13 @@ import { detectChords, detectKey } from '../harmony/index.js';
 import { placeNotes, transcribeAudio } from '../pipeline.js';
 import type { Transcription } from '../pipeline-types.js';
 import { openPitch } from '../tab/fingering.js';
+import {
+  beatCounts,
+  downbeatTimes,
+  medianTempo,
+  tempoAgrees,
+  type BeatCounts,
+} from '../rhythm/metrics.js';
 import { SAMPLE_RATE, midi, seconds } from '../units.js';
 import {
   chordAccuracy,
@@ -52,6 +59,33 @@ export interface ClipTruth {
    * null when the clip's truth does not mark strums.
    */
   openStrumNotes: PlacedNote[] | null;
+  /** What the truth says about beats and tempo, or null when nothing. */
+  rhythm: RhythmTruth | null;
+}
+
+/** True beats and tempo of a clip (GuitarSet JAMS; the rendered corpora know only a tempo). */
+export interface RhythmTruth {
+  /** Quarter notes a minute, or null. */
+  bpm: number | null;
+  /** Beat times, seconds, or null when the truth has no beats. */
+  beats: number[] | null;
+  /** Bar starts, seconds, or null. */
+  downbeats: number[] | null;
+}
+
+/** The rhythm stage's grid scored against the truth (rhythm/metrics.ts). */
+export interface RhythmResult {
+  /** True tempo, or null. */
+  bpm: number | null;
+  /** The grid's median tempo, quarter notes a minute. */
+  estimatedBpm: number;
+  /** Within 4 % (acc1), or also at ×2, ×1/2, ×3, ×1/3 (acc2); null without a true tempo. */
+  tempo: { acc1: boolean; acc2: boolean } | null;
+  /** Beat and downbeat matches within ±70 ms, or null without true beats. */
+  beats: BeatCounts | null;
+  downbeats: BeatCounts | null;
+  /** Beats a bar the grid chose (of its first bar). */
+  perBar: number;
 }
 
 /** Root+quality, root+third and root-only chord accuracy, time-weighted. */
@@ -96,6 +130,8 @@ export interface ClipResult {
    * the recall means something. Null when the truth marks no strums.
    */
   openStrum: Scores | null;
+  /** Beats, bars and tempo of the pipeline's grid against the truth, or null without truth. */
+  rhythm: RhythmResult | null;
 }
 
 function chordScores(reference: readonly ChordSpan[], estimate: readonly ChordSpan[]): ChordScores {
@@ -213,6 +249,21 @@ export async function evaluateClip(
         truth.openStrumNotes && truth.openStrumNotes.length > 0
           ? noteScores(truth.openStrumNotes, estimate)
           : null,
+      rhythm: truth.rhythm ? rhythmResult(truth.rhythm, transcription) : null,
     },
+  };
+}
+
+function rhythmResult(truth: RhythmTruth, transcription: Transcription): RhythmResult {
+  const grid = transcription.beats;
+  const estimatedBpm = medianTempo(grid.beats) * (4 / grid.beat_unit);
+  const first = grid.downbeats[0] ?? 0;
+  return {
+    bpm: truth.bpm,
+    estimatedBpm,
+    tempo: truth.bpm === null ? null : tempoAgrees(truth.bpm, estimatedBpm),
+    beats: truth.beats ? beatCounts(truth.beats, grid.beats) : null,
+    downbeats: truth.downbeats ? beatCounts(truth.downbeats, downbeatTimes(grid)) : null,
+    perBar: (grid.downbeats[1] ?? first + 4) - first,
   };
 }

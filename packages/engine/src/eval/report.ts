@@ -1,4 +1,5 @@
 import type { ClipResult } from './evaluate.js';
+import { beatScores, type BeatCounts } from '../rhythm/metrics.js';
 import { DOUBTFUL_CONFIDENCE } from '@riffscribe/core';
 import {
   REVIEW_THRESHOLDS,
@@ -32,6 +33,43 @@ export interface Summary {
   /** Strummed open-chord notes found (recall is what counts), all clips and capo clips only. */
   openStrum: Scores | null;
   openStrumCapo: Scores | null;
+  /** Beat F1 over the clips with true beats (matches summed), or null when none has them. */
+  beat: BeatSummary | null;
+  /** Downbeat F1 likewise. */
+  downbeat: BeatSummary | null;
+  /** Share of the clips with a true tempo whose grid's median tempo is right (acc1, acc2). */
+  tempo: { acc1: number; acc2: number; judged: number } | null;
+}
+
+/** Beat matches summed over clips, with their precision, recall and F1. */
+export interface BeatSummary extends BeatCounts {
+  precision: number;
+  recall: number;
+  f1: number;
+  clips: number;
+}
+
+function beatSummary(list: readonly (BeatCounts | null | undefined)[]): BeatSummary | null {
+  const present = list.filter((x): x is BeatCounts => x !== null && x !== undefined);
+  if (present.length === 0) return null;
+  const counts = {
+    reference: present.reduce((a, c) => a + c.reference, 0),
+    estimate: present.reduce((a, c) => a + c.estimate, 0),
+    matched: present.reduce((a, c) => a + c.matched, 0),
+  };
+  return { ...counts, ...beatScores(counts), clips: present.length };
+}
+
+function tempoSummary(results: readonly ClipResult[]): Summary['tempo'] {
+  const judged = results
+    .map((r) => r.rhythm?.tempo)
+    .filter((t): t is { acc1: boolean; acc2: boolean } => t !== null && t !== undefined);
+  if (judged.length === 0) return null;
+  return {
+    acc1: judged.filter((t) => t.acc1).length / judged.length,
+    acc2: judged.filter((t) => t.acc2).length / judged.length,
+    judged: judged.length,
+  };
 }
 
 function combineOptional(list: readonly (Scores | null)[]): Scores | null {
@@ -77,6 +115,9 @@ export function summarise(results: readonly ClipResult[]): Summary {
     review: combineReviewCounts(results.map((r) => r.review)),
     openStrum: combineOptional(results.map((r) => r.openStrum)),
     openStrumCapo: combineOptional(results.filter((r) => r.capo > 0).map((r) => r.openStrum)),
+    beat: beatSummary(results.map((r) => r.rhythm?.beats)),
+    downbeat: beatSummary(results.map((r) => r.rhythm?.downbeats)),
+    tempo: tempoSummary(results),
   };
 }
 
@@ -254,6 +295,19 @@ export function comparisonTable(
       ),
     ],
   ];
+  rows.push(
+    ['beat F1', ...cell((s) => (s.beat ? `${f3(s.beat.f1)} (n${s.beat.reference})` : null))],
+    [
+      'downbeat F1',
+      ...cell((s) => (s.downbeat ? `${f3(s.downbeat.f1)} (n${s.downbeat.reference})` : null)),
+    ],
+    [
+      'tempo acc/acc2',
+      ...cell((s) =>
+        s.tempo ? `${f3(s.tempo.acc1)}/${f3(s.tempo.acc2)} (n${s.tempo.judged})` : null,
+      ),
+    ],
+  );
   const names = new Set<string>();
   for (const c of columns)
     for (const name of Object.keys(c.summary?.techniques ?? {})) names.add(name);
@@ -296,6 +350,38 @@ export function reviewTable(c: ReviewCounts): string {
   return table(rows);
 }
 
+/** Per clip: true and estimated tempo, beat and downbeat F1, the meter chosen. */
+export function rhythmTable(results: readonly ClipResult[]): string {
+  const rows: string[][] = [
+    ['clip', 'true BPM', 'grid BPM', 'tempo', 'beat F1', 'downbeat F1', 'beats a bar'],
+  ];
+  for (const r of results) {
+    const m = r.rhythm;
+    if (!m) continue;
+    const one = (c: BeatCounts | null) => (c ? f3(beatScores(c).f1) : '-');
+    rows.push([
+      r.name,
+      m.bpm === null ? '-' : m.bpm.toFixed(1),
+      m.estimatedBpm.toFixed(1),
+      m.tempo === null ? '-' : m.tempo.acc1 ? 'right' : m.tempo.acc2 ? 'octave' : 'wrong',
+      one(m.beats),
+      one(m.downbeats),
+      String(m.perBar),
+    ]);
+  }
+  const s = summarise(results);
+  rows.push([
+    'all',
+    '',
+    '',
+    s.tempo ? `${f3(s.tempo.acc1)}/${f3(s.tempo.acc2)}` : '-',
+    s.beat ? f3(s.beat.f1) : '-',
+    s.downbeat ? f3(s.downbeat.f1) : '-',
+    '',
+  ]);
+  return table(rows);
+}
+
 export const FOOTNOTES = [
   'note P/R/F1: onset within 50 ms, exact MIDI pitch, one-to-one matching (mir_eval rule); F1+off also needs the offset within max(50 ms, 20% of the duration).',
   'tab F1: onset within 50 ms on the same string and fret.',
@@ -304,5 +390,7 @@ export const FOOTNOTES = [
   '*** chords true: the same with the true notes given to the chord stage.',
   'open-chord strum note R: the notes of strummed chord shapes of four strings or more with an open string (with or without a capo) found by the note rule.',
   'technique F1 (P/R n): notes matched by onset (50 ms) and pitch, dead notes by onset; n = true occurrences (eval/corpus/technique-metrics.ts).',
+  'beat F1 / downbeat F1: a grid beat (bar start) matches a true one within ±70 ms, one to one (mir_eval.beat.f_measure), matches summed over clips; only the real excerpts have true beats (GuitarSet JAMS beat_position): the rendered corpora string phrases together after random gaps, so they have a nominal tempo but no beat grid.',
+  "tempo acc/acc2: share of clips whose grid median tempo is within 4 % of the true (rendered: the recipe's nominal) tempo; acc2 also at x2, x1/2, x3, x1/3.",
   'review queue: a pitched note is wrong when no true note has its string and fret with an onset within 50 ms (wrong pitch, string or fret, or spurious); * marks the player threshold.',
 ];

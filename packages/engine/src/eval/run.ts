@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { decodeAudio } from '../adapters/media.js';
 import { ENGINE_VERSION } from '../pipeline.js';
+import { medianTempo } from '../rhythm/metrics.js';
 import { SAMPLE_RATE } from '../units.js';
 import { buildCorpusItem, CORPUS_ITEM_NAMES, type CorpusItem } from './corpus/corpus.js';
 import { techniqueScores } from './corpus/technique-metrics.js';
@@ -24,6 +25,7 @@ import {
   comparisonTable,
   reviewTable,
   clipTable,
+  rhythmTable,
   summarise,
   techniqueTable,
   type Summary,
@@ -95,6 +97,14 @@ async function datasetClips(root: string): Promise<ClipTruth[]> {
           : null,
       key: jams?.key ?? null,
       openStrumNotes: null,
+      rhythm:
+        jams && (jams.beats !== null || jams.tempo !== null)
+          ? {
+              bpm: jams.tempo ?? (jams.beats ? medianTempo(jams.beats) : null),
+              beats: jams.beats,
+              downbeats: jams.downbeats,
+            }
+          : null,
     });
   }
   return out;
@@ -112,6 +122,8 @@ function corpusClip(item: Omit<CorpusItem, 'audio'>, audio: Float32Array): ClipT
     leadSheetChords: null,
     key: item.key === '' ? null : item.key,
     openStrumNotes: item.openStrumNotes,
+    // The generator knows a nominal tempo only (corpus.ts, CorpusItem.bpm): no beats, no bars.
+    rhythm: { bpm: item.bpm, beats: null, downbeats: null },
   };
 }
 
@@ -188,7 +200,9 @@ function printSummaryLine(label: string, s: Summary) {
       `tab F1 ${s.tab.f1.toFixed(3)}, string/fret accuracy (true pitches) ${s.fingering.accuracy.toFixed(3)}, ` +
       `chord root ${root}, chord accuracy ${chords} (true notes ${chordsTrue}), ` +
       `open-chord strum note recall ${strum}, key ${s.keysPipeline.correct}/${s.keysPipeline.judged} right ` +
-      `(true notes ${s.keysTrueNotes.correct}/${s.keysTrueNotes.judged})`,
+      `(true notes ${s.keysTrueNotes.correct}/${s.keysTrueNotes.judged}), ` +
+      `beat F1 ${s.beat ? s.beat.f1.toFixed(3) : '-'}, downbeat F1 ${s.downbeat ? s.downbeat.f1.toFixed(3) : '-'}, ` +
+      `tempo acc ${s.tempo ? s.tempo.acc1.toFixed(3) : '-'} (acc2 ${s.tempo ? s.tempo.acc2.toFixed(3) : '-'})`,
   );
 }
 
@@ -266,6 +280,11 @@ async function main() {
     );
     log(clipTable(results, `all ${LABELS[corpus]}`));
     log();
+    if (results.some((r) => r.rhythm !== null)) {
+      log(`Beats and tempo, ${LABELS[corpus]}`);
+      log(rhythmTable(results));
+      log();
+    }
     if (summary?.techniques) {
       log(`Per-technique scores, ${LABELS[corpus]} (whole pipeline; counts summed over clips)`);
       log(techniqueTable(summary.techniques));

@@ -48,6 +48,13 @@ export interface CorpusItem {
   key: string;
   /** The true notes of strums of shapes that ring an open string (strum note recall). */
   openStrumNotes: StrumNote[];
+  /**
+   * The recipe's tempo, quarter notes a minute: the only tempo the generator knows. It sets the
+   * note values inside metred phrases (picked runs, strums, arpeggios), but phrases follow each
+   * other after random gaps and technique phrases last seconds, not beats, so the clip has no
+   * beat grid or bar lines to score a beat tracker against: only this nominal tempo.
+   */
+  bpm: number;
 }
 
 interface Recipe extends PhraseRecipe<PhraseKind> {
@@ -364,6 +371,7 @@ export function performRecipe<K extends string>(
     chords: perf.chords.map((c) => ({ ...c })),
     key: recipe.key,
     openStrumNotes: perf.strumTruth(true),
+    bpm: recipe.bpm,
     seconds: perf.end + 0.4,
   };
   return { truth, perf, random };
