@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  beatGridSchema,
   JOB_STAGES,
   MESSAGES,
+  type BeatsResponse,
   type ChordEvent,
   type MyJobItem,
   type NoteEvent,
@@ -106,6 +108,10 @@ describe('pipeline, embedded mode', () => {
       expect(note.end_time).toBeGreaterThan(note.time);
       expect(note.time).toBeLessThan(8.5);
     }
+    // The engine's beats and bars, stored with the lesson (issue 15).
+    const beats = (await get(`/api/beats?jobId=${jobId}`)) as unknown as BeatsResponse;
+    expect(beats.source).toBe('engine');
+    expect(beatGridSchema.safeParse(beats.grid).success).toBe(true);
     const chords = (await get(`/api/chords?jobId=${jobId}&edit_version=false`))
       .events as ChordEvent[];
     expect(Array.isArray(chords)).toBe(true);
@@ -239,9 +245,13 @@ describe('pipeline, embedded mode', () => {
     const keys = await localObjectKeys(storage.dir);
     const jobKeys = keys.filter((key) => key.startsWith(`jobs/${jobId}/`)).sort();
     expect(jobKeys).toEqual(
-      ['original/chords.json', 'original/notes.json', 'original/results.json', 'thumbnail.jpg'].map(
-        (name) => `jobs/${jobId}/${name}`,
-      ),
+      [
+        'original/beats.json',
+        'original/chords.json',
+        'original/notes.json',
+        'original/results.json',
+        'thumbnail.jpg',
+      ].map((name) => `jobs/${jobId}/${name}`),
     );
     expect(await strayObjects(server, keys)).toEqual([]);
   }, 120_000);
