@@ -80,7 +80,21 @@ describe('scoreOf', () => {
   it('ties a note across the bar line', () => {
     const grid = steadyGrid(120, 4, 4);
     const score = scoreOf([note(1.5, 2.5)], grid);
-    expect(written(score).slice(0, 2)).toEqual(['2. - | 4 0', '~4 0 | 2. -']);
+    expect(written(score).slice(0, 2)).toEqual(['2. - | 4 0', '~4 0 | 4 - | 2 -']);
+  });
+
+  it('keeps the beats readable: off-beat values end on the beat, the middle of 4/4 shows', () => {
+    const grid = steadyGrid(120, 4, 4);
+    // An eighth into beat 1 until beat 3; then a note from beat 2 of the next bar to its end.
+    const score = scoreOf([note(0.25, 1), note(2.5, 4)], grid);
+    expect(written(score).slice(0, 2)).toEqual(['8 - | 8 0 | ~4 0 | 2 -', '4 - | 4 1 | ~2 1']);
+  });
+
+  it('groups 6/8 in dotted quarters', () => {
+    const grid = steadyGrid(180, 6, 4, { beatUnit: 8 });
+    // One eighth, then a note held to the bar's end: the group boundary shows.
+    const score = scoreOf([note(0, 1 / 3), note(1 / 3, 2)], grid);
+    expect(written(score)[0]).toBe('8 0 | 4 1 | ~4. 1');
   });
 
   it('writes eighth-note triplets where the onsets are triplets', () => {

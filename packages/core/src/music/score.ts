@@ -247,13 +247,28 @@ export function scoreOf(notes: readonly NoteEvent[], grid: BeatGrid): Score {
       slots: [],
     });
   }
+  /**
+   * How far one written value from `at` may reach so that the beats stay readable, as engravers
+   * write: a note or rest off the beat ends at the next beat (the next dotted-quarter group in
+   * 6/8, 9/8, 12/8); from beat 2 or 4 of a 4/4 bar, at the next beat (the middle of the bar stays
+   * visible); from beat 1 or 3, anywhere up to the bar line. What is longer is tied (a rest is
+   * simply written again).
+   */
+  const readableEnd = (at: number, barStart: number, barEnd: number): number => {
+    const beats = (barEnd - barStart) / g.beatTicks;
+    const group = g.beatUnit === 8 && beats > 3 && beats % 3 === 0 ? 3 * g.beatTicks : g.beatTicks;
+    const p = at - barStart;
+    if (p % group !== 0) return barStart + (Math.floor(p / group) + 1) * group;
+    if (group === g.beatTicks && beats === 4 && (p / group) % 2 === 1) return at + group;
+    return barEnd;
+  };
   for (const event of events) {
     let at = event.from;
     let first = true;
     while (at < event.to) {
       const cut = cutList.find((c) => c > at) ?? event.to;
-      const pieceEnd = Math.min(cut, event.to);
       const bar = Math.max(0, cutBar(g, at, barTick));
+      const pieceEnd = Math.min(cut, event.to, readableEnd(at, barTick(bar), barTick(bar + 1)));
       const inTriplet = triplet(Math.floor(at / g.beatTicks));
       const lengths = inTriplet ? [pieceEnd - at] : binaryPieces(pieceEnd - at);
       for (const length of lengths) {
