@@ -103,7 +103,7 @@ describe('the share menu in the player', () => {
     const { context, page, jobId, owner } = await ownerPage('pia@example.test', 'Pilot Pia');
     try {
       const menu = await openMenu(page);
-      expect(await menu.getByText('PRO').count()).toBe(0);
+      expect(await menu.getByText('PRO', { exact: true }).count()).toBe(0);
       await menu.getByRole('switch', { name: 'Share to Personal' }).check();
       await expect.poll(async () => (await meta(jobId, owner.token)).sharedToPersonal).toBe(true);
       await shootBoth(page, 'player-share-menu-pilot');
