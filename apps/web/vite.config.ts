@@ -4,7 +4,9 @@ import { defaultClientConditions, defineConfig } from 'vite';
 
 export default defineConfig({
   root: import.meta.dirname,
-  // alphaTab's plugin copies its music font to /font/ and bundles its render worker.
+  // alphaTab's plugin copies its music font to /font/ and bundles its render worker. (Its
+  // declaration file names vite's Plugin type without importing it, so the type is lost.)
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call -- see above
   plugins: [react(), alphaTab()],
   resolve: { conditions: ['source', ...defaultClientConditions] },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },

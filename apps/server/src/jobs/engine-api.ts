@@ -34,10 +34,12 @@ export type MediaFacts = Pick<
 export type EngineProgress = Progress;
 
 /**
- * What `transcribe` returns: the results file, notes and chords, and the beat grid where the
- * engine gives one (stored as beats.json; optional here so that an engine without it still fits).
+ * What `transcribe` returns: the results file, notes and chords, and the beat grid (stored as
+ * beats.json). The grid crosses a process boundary, so the worker treats it as optional: a
+ * transcription without one still makes a lesson (the exports and the notation view then use a
+ * steady grid).
  */
-export type EngineTranscription = Transcription & { beats?: BeatGrid };
+export type EngineTranscription = Omit<Transcription, 'beats'> & { beats?: BeatGrid };
 
 /** The engine functions the server calls. */
 export type EngineApi = Pick<
