@@ -1,6 +1,7 @@
 import { defaultUploadConfig, TUNING_PRESETS, type UploadConfig } from '@riffscribe/core';
 import { Performance } from '../corpus/performance.js';
 import type { CorpusTruth } from '../corpus/corpus.js';
+import { medianTempo } from '../../rhythm/metrics.js';
 import { between, gaussian, seededRandom, type Random } from '../random.js';
 import { guitaristVoicing } from '../soundfont/idioms.js';
 import type { MidiFileSpec } from '../soundfont/midi-file.js';
@@ -393,10 +394,6 @@ export function rhythmScore(recipe: RhythmRecipe): RhythmScore {
   };
   const downbeats: number[] = [];
   for (let k = recipe.pickup; k < beats.length; k += perBar) downbeats.push(round(beats[k] ?? 0));
-  const gaps = beats
-    .slice(1)
-    .map((t, i) => t - (beats[i] ?? 0))
-    .sort((a, b) => a - b);
   const truth: RhythmTruth = {
     name: recipe.name,
     config,
@@ -404,7 +401,7 @@ export function rhythmScore(recipe: RhythmRecipe): RhythmScore {
     chords: perf.chords.map((c) => ({ ...c })),
     key: recipe.key,
     openStrumNotes: perf.strumTruth(true),
-    bpm: 60 / (gaps[Math.floor(gaps.length / 2)] ?? 0.5),
+    bpm: medianTempo(beats.map(round)),
     seconds: end + 0.3,
     beats: beats.map(round),
     downbeats,
