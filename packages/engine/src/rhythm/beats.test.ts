@@ -200,6 +200,42 @@ describe('detectBeats', () => {
     expect(Math.abs(medianTempo(grid.beats) / bpm - 1)).toBeLessThan(0.04);
   });
 
+  it('reads a two-bar comping figure with chords 1.5 beats apart at its beat, not at 2/3 of it', () => {
+    // Thumb on 1 and 3; three-note chords on 1, the and of 2, and 4, then on 2 and the and of 3:
+    // the chords repeat more strongly every 1.5 beats than every beat (84 BPM read for 126), but
+    // the whole figure repeats every two bars, which 84 BPM does not divide.
+    const bpm = 126;
+    const beat = 60 / bpm;
+    const random = seededRandom(12);
+    const jitter = () => (random() - 0.5) * 0.02;
+    const notes: RhythmNote[] = [];
+    const beats: number[] = [];
+    for (let bar = 0; bar < 12; bar++) {
+      const start = 0.4 + bar * 4 * beat;
+      for (let b = 0; b < 4; b++) beats.push(start + b * beat);
+      const root = [45, 50, 43, 48][bar % 4] ?? 45;
+      for (const b of [0, 2]) {
+        const at = start + b * beat + jitter();
+        notes.push({ time: at, endTime: at + 1.8 * beat, pitch: root, onset: 0.8 });
+      }
+      for (const b of bar % 2 === 0 ? [0, 1.5, 3] : [1, 2.5]) {
+        const at = start + b * beat + jitter();
+        for (const p of [60, 64, 67])
+          notes.push({ time: at, endTime: at + 0.9 * beat, pitch: p, onset: 0.8 });
+      }
+    }
+    notes.sort((a, b) => a.time - b.time);
+    const duration = (beats.at(-1) ?? 0) + 1;
+    const grid = detectBeats(activations(notes, duration), notes, duration);
+    expect(Math.abs(medianTempo(grid.beats) / bpm - 1)).toBeLessThan(0.04);
+    expect(
+      beatF1(
+        beats,
+        grid.beats.filter((t) => t <= (beats.at(-1) ?? 0) + 0.1),
+      ),
+    ).toBeGreaterThanOrEqual(0.9);
+  });
+
   // A known weakness, kept as a failing case: the rhythm corpus's ska clip does the same
   // (docs/evaluation.md). Giving the bass attacks more weight fixed it there but broke the
   // bossa case above and halved the steady 129 and 150 BPM pieces, so it was not kept.
