@@ -19,6 +19,8 @@ import {
 } from './evaluate.js';
 import { soundfontRecipes, soundfontScore, type SoundfontPart } from './soundfont/recipes.js';
 import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
+import { rhythmScore, type RhythmPart, type RhythmTruth } from './rhythm/pieces.js';
+import { rhythmRecipes } from './rhythm/recipes.js';
 import {
   FOOTNOTES,
   chordDetailTable,
@@ -32,14 +34,18 @@ import {
 } from './report.js';
 
 /**
- * `npm run eval` (packages/engine): the whole engine on four corpora, each printed with its clip
+ * `npm run eval` (packages/engine): the whole engine on six corpora, each printed with its clip
  * table, per-technique table and summary, then side by side:
  *  - `string-model`: the project's own corpus rendered by a physical string model (eval/corpus);
  *  - `soundfont-tuned` and `soundfont-held`: the SoundFont corpus (eval/soundfont), the same kind
  *    of seeded tabs with exact answers played by FluidSynth's General MIDI guitars through a room,
  *    noise and a lossy codec. The held part is never used to choose a constant (recipes.ts);
  *  - `real`: the annotated recordings in packages/engine/fixtures/datasets (or the collection
- *    RIFFSCRIBE_DATASETS names): .tab.json notes, JAMS chords and key (no technique answers).
+ *    RIFFSCRIBE_DATASETS names): .tab.json notes, JAMS chords and key (no technique answers);
+ *  - `rhythm-tuned` and `rhythm-held`: the rhythm corpus (eval/rhythm), strummed, comped and
+ *    picked parts rendered the SoundFont way on a known beat grid (tempo drift, rubato, pickups,
+ *    3/4 and 6/8), for beat F1, downbeat F1 and tempo; reported in their own side-by-side table
+ *    and left out of the others, so those read as before. The held part is never tuned on.
  * Figures: note precision/recall/F1, note F1 with offsets, tab F1, string/fret accuracy with the
  * true pitches, chord root and root+quality accuracy, key, strummed open-chord note recall, and
  * per-technique precision/recall/F1. Everything is also written as JSON (default
@@ -47,11 +53,12 @@ import {
  *
  *   npm run eval -- [--out FILE] [--corpus NAME[,NAME...]] [--item NAME]...
  *
- * `--corpus` takes string-model, soundfont-tuned, soundfont-held, soundfont (both parts), real
- * (default: all); `--only real|corpus` is the older spelling of `--corpus real|string-model`.
+ * `--corpus` takes string-model, soundfont-tuned, soundfont-held, soundfont (both parts), real,
+ * rhythm-tuned, rhythm-held, rhythm (both parts) (default: all); `--only real|corpus` is the older spelling of `--corpus real|string-model`.
  * `--item` keeps only the named clips (repeatable). The SoundFont corpus needs Debian's
  * fluidsynth and fluid-soundfont-gm and installs them with apt-get when missing; its WAVs are
- * cached in packages/engine/eval-cache/soundfont (gitignored), so reruns do not render again.
+ * cached in packages/engine/eval-cache/soundfont and .../rhythm (gitignored), so reruns do not
+ * render again.
  *
  * Settings of the engine were chosen on general grounds and on constructed or rendered material;
  * the real recordings and the SoundFont held part are measured here, never tuned against.
@@ -60,15 +67,30 @@ import {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
 const soundfontCache = path.join(repoRoot, 'packages/engine/eval-cache/soundfont');
+const rhythmCache = path.join(repoRoot, 'packages/engine/eval-cache/rhythm');
 
-const CORPORA = ['string-model', 'soundfont-tuned', 'soundfont-held', 'real'] as const;
+const CORPORA = [
+  'string-model',
+  'soundfont-tuned',
+  'soundfont-held',
+  'real',
+  'rhythm-tuned',
+  'rhythm-held',
+] as const;
 type CorpusName = (typeof CORPORA)[number];
 const LABELS: Record<CorpusName, string> = {
   'string-model': 'string model',
   'soundfont-tuned': 'SoundFont tuned',
   'soundfont-held': 'SoundFont held',
   real: 'real excerpts',
+  'rhythm-tuned': 'rhythm tuned',
+  'rhythm-held': 'rhythm held',
 };
+/** The rhythm corpora: reported in their own side-by-side table, left out of the others. */
+const isRhythm = (c: CorpusName) => c === 'rhythm-tuned' || c === 'rhythm-held';
+
+const RHYTHM_FOOTNOTE =
+  "rhythm tuned / rhythm held: strummed, comped and picked parts rendered by FluidSynth on a known beat grid (eval/rhythm/pieces.ts), so they do have true beats, bar lines and tempo (the grid's median); 6/8 is beaten in dotted quarters; their chord and note figures are by the way.";
 
 const log = (line = '') => {
   process.stdout.write(`${line}\n`);
@@ -150,6 +172,36 @@ async function soundfontClips(
   return out;
 }
 
+function rhythmClip(truth: RhythmTruth, audio: Float32Array): ClipTruth {
+  return {
+    ...corpusClip(truth, audio),
+    rhythm: { bpm: truth.bpm, beats: truth.beats, downbeats: truth.downbeats },
+  };
+}
+
+async function rhythmClips(
+  part: RhythmPart,
+  keep: (name: string) => boolean,
+): Promise<ClipTruth[]> {
+  const recipes = rhythmRecipes(part).filter((r) => keep(r.name));
+  if (recipes.length === 0) return [];
+  const setup = await ensureFluidSynth(progress);
+  const out: ClipTruth[] = [];
+  let rendered = 0;
+  const started = performance.now();
+  for (const r of recipes) {
+    const score = rhythmScore(r);
+    const { audio, cached } = await renderSoundfontItem(score, setup, rhythmCache);
+    if (!cached) rendered++;
+    out.push(rhythmClip(score.truth, audio));
+  }
+  progress(
+    `  rhythm ${part}: ${recipes.length} clips, ${rendered} rendered, ` +
+      `${recipes.length - rendered} from the cache (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  return out;
+}
+
 async function clipsOf(
   corpus: CorpusName,
   datasetsRoot: string,
@@ -167,6 +219,10 @@ async function clipsOf(
       return soundfontClips('held', keep);
     case 'real':
       return (await datasetClips(datasetsRoot)).filter((c) => keep(c.name));
+    case 'rhythm-tuned':
+      return rhythmClips('tuned', keep);
+    case 'rhythm-held':
+      return rhythmClips('held', keep);
   }
 }
 
@@ -218,10 +274,13 @@ function selectedCorpora(corpus: string | undefined, only: string | undefined): 
     if (name === 'soundfont') {
       wanted.add('soundfont-tuned');
       wanted.add('soundfont-held');
+    } else if (name === 'rhythm') {
+      wanted.add('rhythm-tuned');
+      wanted.add('rhythm-held');
     } else if ((CORPORA as readonly string[]).includes(name)) wanted.add(name as CorpusName);
     else
       throw new Error(
-        `--corpus takes ${CORPORA.join(', ')} or soundfont (both parts), comma-separated; got "${name}".`,
+        `--corpus takes ${CORPORA.join(', ')}, soundfont or rhythm (both parts), comma-separated; got "${name}".`,
       );
   }
   // Always in the order of CORPORA, so that tables line up from run to run.
@@ -270,7 +329,10 @@ async function main() {
           : `No clips in ${LABELS[corpus]}.`,
       );
     }
-    const { results, errors } = await runClips(clips, corpus === 'real' ? null : techniqueScores);
+    const { results, errors } = await runClips(
+      clips,
+      corpus === 'real' || isRhythm(corpus) ? null : techniqueScores,
+    );
     const summary = results.length > 0 ? summarise(results) : null;
     runs.push({ corpus, results, errors, summary, seconds: (performance.now() - t0) / 1000 });
     log(
@@ -292,7 +354,7 @@ async function main() {
     }
   }
 
-  const all = runs.flatMap((r) => r.results);
+  const all = runs.filter((r) => !isRhythm(r.corpus)).flatMap((r) => r.results);
   if (all.some((r) => r.chords)) {
     log('Chord accuracy (time-weighted) by strictness');
     log(chordDetailTable(all));
@@ -305,10 +367,23 @@ async function main() {
     log();
   }
   log('Corpora side by side');
-  log(comparisonTable(runs.map((r) => ({ label: LABELS[r.corpus], summary: r.summary }))));
+  log(
+    comparisonTable(
+      runs
+        .filter((r) => !isRhythm(r.corpus))
+        .map((r) => ({ label: LABELS[r.corpus], summary: r.summary })),
+    ),
+  );
   log();
+  const rhythmRuns = runs.filter((r) => isRhythm(r.corpus));
+  if (rhythmRuns.length > 0) {
+    log('Rhythm corpora side by side (beats, bars and tempo on a known grid)');
+    log(comparisonTable(rhythmRuns.map((r) => ({ label: LABELS[r.corpus], summary: r.summary }))));
+    log();
+  }
   for (const r of runs) if (r.summary) printSummaryLine(LABELS[r.corpus], r.summary);
   for (const line of FOOTNOTES) log(line);
+  if (rhythmRuns.length > 0) log(RHYTHM_FOOTNOTE);
   for (const r of runs) for (const e of r.errors) notices.push(`${e.name} failed: ${e.error}`);
   for (const n of notices) log(`NOTE: ${n}`);
   const total = (performance.now() - started) / 1000;

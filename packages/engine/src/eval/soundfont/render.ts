@@ -7,7 +7,8 @@ import { findFfmpeg, onPath } from '../../adapters/binaries.js';
 import { decodeAudio } from '../../adapters/media.js';
 import { runTool } from '../../adapters/process.js';
 import { midiFileBytes } from './midi-file.js';
-import type { Effects, SoundfontScore } from './recipes.js';
+import type { MidiFileSpec } from './midi-file.js';
+import type { Effects } from './recipes.js';
 
 /**
  * Renders SoundFont corpus items: MIDI -> FluidSynth (Debian's `fluidsynth` with the General MIDI
@@ -114,8 +115,18 @@ export function effectsGraph(
   return graph.join(';');
 }
 
+/**
+ * What rendering needs of an item (a SoundfontScore, or a rhythm corpus piece): its name, seed and
+ * effects, its length in seconds and its MIDI file.
+ */
+export interface RenderableScore {
+  recipe: { name: string; seed: number; effects: Effects };
+  truth: { seconds: number };
+  midi: MidiFileSpec;
+}
+
 /** Cache key of an item: everything that decides its sound. */
-function cacheKey(score: SoundfontScore, midi: Uint8Array, soundfont: string): string {
+function cacheKey(score: RenderableScore, midi: Uint8Array, soundfont: string): string {
   const h = createHash('sha256');
   h.update(
     JSON.stringify({
@@ -135,7 +146,7 @@ function cacheKey(score: SoundfontScore, midi: Uint8Array, soundfont: string): s
  * `cacheDir` is created when missing.
  */
 export async function renderSoundfontItem(
-  score: SoundfontScore,
+  score: RenderableScore,
   setup: FluidSynthSetup,
   cacheDir: string,
 ): Promise<{ audio: Float32Array; cached: boolean; file: string }> {
