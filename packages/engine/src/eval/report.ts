@@ -390,7 +390,7 @@ export const FOOTNOTES = [
   '*** chords true: the same with the true notes given to the chord stage.',
   'open-chord strum note R: the notes of strummed chord shapes of four strings or more with an open string (with or without a capo) found by the note rule.',
   'technique F1 (P/R n): notes matched by onset (50 ms) and pitch, dead notes by onset; n = true occurrences (eval/corpus/technique-metrics.ts).',
-  'beat F1 / downbeat F1: a grid beat (bar start) matches a true one within ±70 ms, one to one (mir_eval.beat.f_measure), matches summed over clips; only the real excerpts have true beats (GuitarSet JAMS beat_position): the rendered corpora string phrases together after random gaps, so they have a nominal tempo but no beat grid.',
+  'beat F1 / downbeat F1: a grid beat (bar start) matches a true one within ±70 ms, one to one (mir_eval.beat.f_measure), matches summed over clips; true beats come from the real excerpts (GuitarSet JAMS beat_position) and the rhythm corpora (below); the string-model and SoundFont corpora string phrases together after random gaps, so they have a nominal tempo but no beat grid.',
   "tempo acc/acc2: share of clips whose grid median tempo is within 4 % of the true (rendered: the recipe's nominal) tempo; acc2 also at x2, x1/2, x3, x1/3.",
   'review queue: a pitched note is wrong when no true note has its string and fret with an onset within 50 ms (wrong pitch, string or fret, or spurious); * marks the player threshold.',
 ];
