@@ -74,6 +74,12 @@ describe('the notation view', () => {
       const before = await cursorX();
       await seekTo(page, 3.5);
       await expect.poll(cursorX).toBeGreaterThan(before);
+      // ...and while it plays (from the start of bar 1: the cursor stays on the first line).
+      await seekTo(page, 0.1);
+      const atStart = await cursorX();
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await expect.poll(cursorX, { timeout: 10_000 }).toBeGreaterThan(atStart + 20);
+      await page.getByRole('button', { name: 'Pause', exact: true }).click();
 
       // Click to seek: a click on a later beat moves the video there.
       const time = () =>
