@@ -87,6 +87,9 @@ export {
   TUNING_PRESETS,
   VISIBLE_FRETS,
   openStringPitch,
+  noteWithOctave,
+  sharpName,
+  spellTuning,
   tuningName,
 } from './guitar.js';
 export type { GuitarType, StemType, Tuning, TuningPresetId } from './guitar.js';
@@ -263,6 +266,9 @@ export type {
 export {
   beatGridSchema,
   beatsInBar,
+  DEFAULT_GRID_BEATS_PER_BAR,
+  DEFAULT_GRID_BPM,
+  defaultGrid,
   MAX_BEAT_SECONDS,
   MAX_BEATS_PER_BAR,
   MIN_BEAT_SECONDS,
@@ -282,6 +288,7 @@ export type {
   WrittenSlot,
 } from './music/written.js';
 export { barStartTicks, placedNotes } from './music/export-meta.js';
+export { tickAt, timeAt } from './music/timing.js';
 export type { PlacedNote } from './music/export-meta.js';
 export { GM_GUITAR_PROGRAM, MIDI_BEND_RANGE, toMidi } from './music/midi.js';
 export { ASCII_TAB_WIDTH, stringNames, toAsciiTab } from './music/ascii-tab.js';

@@ -4,7 +4,7 @@ import {
   beatGridSchema,
   lessonDisplayName,
   scoreOf,
-  steadyGrid,
+  defaultGrid,
   uploadConfigSchema,
   type BeatGrid,
   type BeatsResponse,
@@ -26,10 +26,6 @@ export interface ExportedFile {
   fileName: string;
   version: FileVersion;
 }
-
-/** Tempo and metre assumed where the engine stored no beat grid. */
-const DEFAULT_BPM = 120;
-const DEFAULT_BEATS_PER_BAR = 4;
 
 /**
  * GET /api/export: a lesson's notes (and chords) as a file through the format table. Reads are
@@ -88,7 +84,7 @@ export class ExportService {
     const stored = await this.beatGrid(job.id);
     if (stored) return { grid: stored, source: 'engine' };
     return {
-      grid: steadyGrid(DEFAULT_BPM, DEFAULT_BEATS_PER_BAR, duration(job, results, notes)),
+      grid: defaultGrid(duration(job, results, notes)),
       source: 'default',
     };
   }

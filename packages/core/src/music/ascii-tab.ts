@@ -1,6 +1,6 @@
 import { PITCH_STEPS_PER_FRET } from '../constants.js';
 import type { NoteEvent } from '../events.js';
-import { tuningName } from '../guitar.js';
+import { sharpName, tuningName } from '../guitar.js';
 import { barLengthTicks, placedNotes } from './export-meta.js';
 import type { NotationMeta } from './written.js';
 import type { Score, ScoreBar } from './score.js';
@@ -24,19 +24,12 @@ const COLUMN_QUARTERS = 1 / 8;
 /** Wrap width of a system, in characters. */
 export const ASCII_TAB_WIDTH = 80;
 
-const NOTE_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'] as const;
-
-/** Name of a pitch class: 40 -> "E". */
-export function pitchName(midi: number): string {
-  return NOTE_NAMES[((Math.round(midi) % 12) + 12) % 12] ?? '?';
-}
-
 /**
  * Names of strings 1..6 (index 0 = string 1, high e): the open note's name; the top string in
  * lower case when it has the bottom string's name ("e" over "E"), as tabs write it.
  */
 export function stringNames(tuning: readonly number[]): string[] {
-  const names = [1, 2, 3, 4, 5, 6].map((s) => pitchName(tuning[6 - s] ?? 0));
+  const names = [1, 2, 3, 4, 5, 6].map((s) => sharpName(tuning[6 - s] ?? 0));
   const top = names[0];
   if (top !== undefined && top === names[5]) names[0] = top.toLowerCase();
   return names;

@@ -90,6 +90,18 @@ export function steadyGrid(
   return { beats, downbeats, beat_unit: options.beatUnit ?? 4 };
 }
 
+/** Tempo and metre of a lesson whose beats are unknown (no pulse heard, or none stored). */
+export const DEFAULT_GRID_BPM = 120;
+export const DEFAULT_GRID_BEATS_PER_BAR = 4;
+
+/**
+ * The grid a lesson without beats of its own is written on, everywhere (engine, exports,
+ * notation view): a steady 4/4 at 120 over `duration` seconds (at least one second).
+ */
+export function defaultGrid(duration: number): BeatGrid {
+  return steadyGrid(DEFAULT_GRID_BPM, DEFAULT_GRID_BEATS_PER_BAR, Math.max(duration, 1));
+}
+
 /** Quarter notes a minute at time `t` (from the spacing of the beats around it). */
 export function tempoAt(grid: BeatGrid, t: number): number {
   const { beats } = grid;

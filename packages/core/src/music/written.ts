@@ -1,4 +1,6 @@
 import type { GuitarType } from '../guitar.js';
+import { barStartTicks } from './export-meta.js';
+import { timeAt } from './timing.js';
 import type { ChordEvent, NoteEvent } from '../events.js';
 import type { Score, ScoreSlot } from './score.js';
 
@@ -189,13 +191,13 @@ export function soundingPitch(
 
 /** Chord names keyed "bar:slot": each chord at the slot starting nearest its time. */
 export function chordNamesBySlot(score: Score, chords: readonly ChordEvent[]): Map<string, string> {
+  const barTicks = barStartTicks(score);
   const starts: { key: string; time: number }[] = [];
   score.bars.forEach((bar, b) => {
-    const barTicks = bar.slots.reduce((sum, s) => sum + s.ticks, 0) || 1;
     bar.slots.forEach((slot, s) => {
       starts.push({
         key: `${b}:${s}`,
-        time: bar.start + ((bar.end - bar.start) * slot.tick) / barTicks,
+        time: timeAt(score, barTicks, (barTicks[b] ?? 0) + slot.tick),
       });
     });
   });

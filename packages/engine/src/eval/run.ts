@@ -18,8 +18,8 @@ import {
   type TechniqueScorer,
 } from './evaluate.js';
 import { soundfontRecipes, soundfontScore, type SoundfontPart } from './soundfont/recipes.js';
-import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
-import { rhythmScore, type RhythmPart, type RhythmTruth } from './rhythm/pieces.js';
+import { ensureFluidSynth, renderSoundfontItem, type RenderableScore } from './soundfont/render.js';
+import { rhythmScore, type RhythmPart } from './rhythm/pieces.js';
 import { rhythmRecipes } from './rhythm/recipes.js';
 import {
   FOOTNOTES,
@@ -149,58 +149,55 @@ function corpusClip(item: Omit<CorpusItem, 'audio'>, audio: Float32Array): ClipT
   };
 }
 
-async function soundfontClips(
-  part: SoundfontPart,
-  keep: (name: string) => boolean,
+/**
+ * Renders (or reads from `cacheDir`) the FluidSynth pieces of one corpus part and turns each into
+ * a clip; prints how many were rendered and how many came from the cache.
+ */
+async function renderedClips<S extends RenderableScore>(
+  label: string,
+  scores: readonly S[],
+  cacheDir: string,
+  toClip: (score: S, audio: Float32Array) => ClipTruth,
 ): Promise<ClipTruth[]> {
-  const recipes = soundfontRecipes(part).filter((r) => keep(r.name));
-  if (recipes.length === 0) return [];
+  if (scores.length === 0) return [];
   const setup = await ensureFluidSynth(progress);
   const out: ClipTruth[] = [];
   let rendered = 0;
   const started = performance.now();
-  for (const r of recipes) {
-    const score = soundfontScore(r);
-    const { audio, cached } = await renderSoundfontItem(score, setup, soundfontCache);
+  for (const score of scores) {
+    const { audio, cached } = await renderSoundfontItem(score, setup, cacheDir);
     if (!cached) rendered++;
-    out.push(corpusClip(score.truth, audio));
+    out.push(toClip(score, audio));
   }
   progress(
-    `  SoundFont ${part}: ${recipes.length} clips, ${rendered} rendered, ` +
-      `${recipes.length - rendered} from the cache (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    `  ${label}: ${scores.length} clips, ${rendered} rendered, ` +
+      `${scores.length - rendered} from the cache (${((performance.now() - started) / 1000).toFixed(1)} s)`,
   );
   return out;
 }
 
-function rhythmClip(truth: RhythmTruth, audio: Float32Array): ClipTruth {
-  return {
-    ...corpusClip(truth, audio),
-    rhythm: { bpm: truth.bpm, beats: truth.beats, downbeats: truth.downbeats },
-  };
-}
-
-async function rhythmClips(
-  part: RhythmPart,
-  keep: (name: string) => boolean,
-): Promise<ClipTruth[]> {
-  const recipes = rhythmRecipes(part).filter((r) => keep(r.name));
-  if (recipes.length === 0) return [];
-  const setup = await ensureFluidSynth(progress);
-  const out: ClipTruth[] = [];
-  let rendered = 0;
-  const started = performance.now();
-  for (const r of recipes) {
-    const score = rhythmScore(r);
-    const { audio, cached } = await renderSoundfontItem(score, setup, rhythmCache);
-    if (!cached) rendered++;
-    out.push(rhythmClip(score.truth, audio));
-  }
-  progress(
-    `  rhythm ${part}: ${recipes.length} clips, ${rendered} rendered, ` +
-      `${recipes.length - rendered} from the cache (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+const soundfontClips = (part: SoundfontPart, keep: (name: string) => boolean) =>
+  renderedClips(
+    `SoundFont ${part}`,
+    soundfontRecipes(part)
+      .filter((r) => keep(r.name))
+      .map(soundfontScore),
+    soundfontCache,
+    (score, audio) => corpusClip(score.truth, audio),
   );
-  return out;
-}
+
+const rhythmClips = (part: RhythmPart, keep: (name: string) => boolean) =>
+  renderedClips(
+    `rhythm ${part}`,
+    rhythmRecipes(part)
+      .filter((r) => keep(r.name))
+      .map(rhythmScore),
+    rhythmCache,
+    (score, audio) => ({
+      ...corpusClip(score.truth, audio),
+      rhythm: { bpm: score.truth.bpm, beats: score.truth.beats, downbeats: score.truth.downbeats },
+    }),
+  );
 
 async function clipsOf(
   corpus: CorpusName,

@@ -11,9 +11,8 @@ export const CONTOUR_BINS_PER_SEMITONE = 3;
 /** Contour bins per frame: 3 per semitone over the 88 note bins. */
 export const CONTOUR_BINS = NOTE_BINS * CONTOUR_BINS_PER_SEMITONE;
 
-/** Steps of an Activation's stored values: value = level / ACTIVATION_LEVELS. */
-export const ACTIVATION_LEVELS = 65535;
-const LEVELS = ACTIVATION_LEVELS;
+/** Steps of an Activation's stored values: value = level / LEVELS. */
+const LEVELS = 65535;
 const STEP = 1 / LEVELS;
 
 /**

@@ -1,7 +1,7 @@
 import type { ModelOutput } from '../types.js';
 import { byStart, type NoteCandidate } from './candidate.js';
 import type { Onset } from './onsets.js';
-import { ACTIVATION_LEVELS, MIDI_OFFSET, NOTE_BINS, peakOver } from './posteriorgram.js';
+import { MIDI_OFFSET, NOTE_BINS, peakOver } from './posteriorgram.js';
 
 /**
  * From onsets to notes (pure), after Basic Pitch's note creation: each onset is followed forward
@@ -84,29 +84,16 @@ export function trackNotes(
   }
 
   if (opts.legatoCandidates !== false) {
-    // Strongest leftover frames first (then earlier, then lower); sorting once keeps this
-    // linear-logarithmic in clip length. One number per frame, not an object: the key orders by
-    // the activation's 16-bit level, then by t * NOTE_BINS + bin.
-    const cells = n * NOTE_BINS;
-    let count = 0;
-    let keys = new Float64Array(1024);
+    // Strongest leftover frames first; sorting once keeps this linear-logarithmic in clip length.
+    const peaks: { v: number; t: number; p: number }[] = [];
     for (let t = 0; t < n; t++) {
       for (let p = opts.minPitch; p <= opts.maxPitch; p++) {
         const v = left(t, p);
-        if (v <= opts.frameThreshold) continue;
-        if (count === keys.length) {
-          const grown = new Float64Array(keys.length * 2);
-          grown.set(keys);
-          keys = grown;
-        }
-        const level = Math.round((1 - v) * ACTIVATION_LEVELS);
-        keys[count++] = level * cells + t * NOTE_BINS + (p - MIDI_OFFSET);
+        if (v > opts.frameThreshold) peaks.push({ v, t, p });
       }
     }
-    for (const key of keys.subarray(0, count).sort()) {
-      const cell = key % cells;
-      const peakT = Math.floor(cell / NOTE_BINS);
-      const peakP = (cell % NOTE_BINS) + MIDI_OFFSET;
+    peaks.sort((a, b) => b.v - a.v || a.t - b.t || a.p - b.p);
+    for (const { t: peakT, p: peakP } of peaks) {
       // Already taken by a note grown from a stronger frame.
       if (left(peakT, peakP) <= opts.frameThreshold) continue;
       consume(peakT, peakP);

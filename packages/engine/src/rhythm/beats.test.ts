@@ -1,9 +1,9 @@
-import { beatGridSchema, steadyGrid } from '@riffscribe/core';
+import { beatGridSchema, defaultGrid, steadyGrid } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import { Activation, MIDI_OFFSET, NOTE_BINS } from '../notes/posteriorgram.js';
 import { seededRandom } from '../eval/random.js';
 import { FRAME_RATE } from '../units.js';
-import { detectBeats, fallbackGrid, snapToAttacks } from './beats.js';
+import { detectBeats, snapToAttacks } from './beats.js';
 import type { RhythmNote } from './envelope.js';
 import { beatCounts, beatF1, downbeatTimes, medianTempo, tempoAgrees } from './metrics.js';
 
@@ -288,7 +288,7 @@ describe('detectBeats', () => {
     expect(detectBeats(null, [], 10)).toEqual(steadyGrid(120, 4, 10));
     const few = [1, 2, 3].map((t) => ({ time: t, endTime: t + 0.5, pitch: 60, onset: 1 }));
     expect(detectBeats(activations(few, 10), few, 10)).toEqual(steadyGrid(120, 4, 10));
-    expect(beatGridSchema.safeParse(fallbackGrid(0)).success).toBe(true);
+    expect(beatGridSchema.safeParse(defaultGrid(0)).success).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { MAX_BEAT_SECONDS, MIN_BEAT_SECONDS, steadyGrid, type BeatGrid } from '@riffscribe/core';
+import { defaultGrid, MAX_BEAT_SECONDS, MIN_BEAT_SECONDS, type BeatGrid } from '@riffscribe/core';
 import { FRAME_RATE } from '../units.js';
 import {
   frameCount,
@@ -22,8 +22,6 @@ import { trackBeats } from './track.js';
  */
 
 /** Tempo and meter of a clip without a pulse (silence, too few notes): the spec's default. */
-export const FALLBACK_BPM = 120;
-export const FALLBACK_BEATS_PER_BAR = 4;
 /** Fewest notes that can show a pulse (two bars of 3/4), set by hand. */
 const MIN_NOTES = 6;
 /**
@@ -35,21 +33,16 @@ const MIN_CLARITY = 0.05;
 /** Smoothing of the envelope, frames (about 23 ms, a strum's spread). */
 const TRACK_SIGMA = 2;
 
-/** The steady grid a clip without a pulse gets. */
-export function fallbackGrid(duration: number): BeatGrid {
-  return steadyGrid(FALLBACK_BPM, FALLBACK_BEATS_PER_BAR, Math.max(duration, 1));
-}
-
 /**
  * The beat grid of a clip `duration` seconds long. `activations` null (silence) or fewer than
- * MIN_NOTES notes give the fallback grid. Valid under beatGridSchema.
+ * MIN_NOTES notes give core's default grid. Valid under beatGridSchema.
  */
 export function detectBeats(
   activations: RhythmActivations | null,
   notes: readonly RhythmNote[],
   duration: number,
 ): BeatGrid {
-  if (notes.length < MIN_NOTES || duration <= 0) return fallbackGrid(duration);
+  if (notes.length < MIN_NOTES || duration <= 0) return defaultGrid(duration);
   const length = frameCount(duration);
   const env = onsetEnvelope(activations, notes, length);
   // Smoothed, an onset one frame early or late still lines up with the next one: a beat period
@@ -57,10 +50,10 @@ export function detectBeats(
   // autocorrelation prefer lags that are whole multiples of a frame (a 150 BPM piece read at 75).
   const smoothed = smooth(env, TRACK_SIGMA);
   const tempo = globalTempo(smoothed);
-  if (tempo === null || tempo.clarity < MIN_CLARITY) return fallbackGrid(duration);
+  if (tempo === null || tempo.clarity < MIN_CLARITY) return defaultGrid(duration);
   const periods = localPeriods(smoothed, tempo.period);
   const frames = trackBeats(smoothed, periods);
-  if (frames.length < 2) return fallbackGrid(duration);
+  if (frames.length < 2) return defaultGrid(duration);
   const tracked = frames.map((f) => f / FRAME_RATE);
   const beats = extend(snapToAttacks(tracked, notes), duration);
   const meter = chooseMeter(beats, notes, env);
@@ -134,7 +127,7 @@ function extend(chain: readonly number[], duration: number): number[] {
     gap /= parts;
     for (let k = 1; k <= parts; k++) out.push(prev + k * gap);
   }
-  if (out.length < 2) return fallbackGrid(duration).beats;
+  if (out.length < 2) return defaultGrid(duration).beats;
   return out;
 }
 

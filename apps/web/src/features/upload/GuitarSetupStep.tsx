@@ -1,12 +1,13 @@
 import {
   GUITAR_TYPES,
+  noteWithOctave,
+  spellTuning,
   TUNING_PRESETS,
   VISIBLE_FRETS,
   type GuitarType,
   type TuningPresetId,
 } from '@riffscribe/core';
 import { useId } from 'react';
-import { noteWithOctave, spellTuning } from './tuningNames';
 import {
   CAPO_OPTIONS,
   CUSTOM_PITCH_MAX,

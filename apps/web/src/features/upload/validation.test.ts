@@ -1,6 +1,6 @@
 import { MAX_UPLOAD_BYTES, MESSAGES } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
-import { spellTuning } from './tuningNames';
+import { spellTuning } from '@riffscribe/core';
 import { DEFAULT_CHOICES, buildUploadConfig } from './uploadConfig';
 import {
   durationError,

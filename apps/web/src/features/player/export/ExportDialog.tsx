@@ -15,6 +15,7 @@ import {
   type ExportFraming,
 } from './framing';
 import { ExportCancelled, recordLesson } from './recorder';
+import { download } from '../../../ui/download';
 
 type Format = 'webm' | 'mp4';
 type Phase =
@@ -31,15 +32,6 @@ const STAGE_LABEL: Record<string, string> = {
   converting: 'Converting',
   downloading: 'Downloading',
 };
-
-function download(href: string, fileName: string): void {
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-}
 
 function fileStem(name: string): string {
   const stem = name

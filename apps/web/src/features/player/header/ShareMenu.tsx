@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { session } from '../../../api/session';
 import { Dialog } from '../../../ui/Dialog';
+import { download as saveFile } from '../../../ui/download';
 import { UpgradeRequest } from '../../credits/UpgradeRequest';
 import { Popover } from '../toolbar/Popover';
 
@@ -101,12 +102,7 @@ export function ShareMenu(props: {
     try {
       const { blob, name } = await session.file(tabExportLink(jobId, format));
       const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = name ?? `lesson.${format}`;
-      document.body.append(link);
-      link.click();
-      link.remove();
+      saveFile(url, name ?? `lesson.${format}`);
       setTimeout(() => {
         URL.revokeObjectURL(url);
       }, 60_000);

@@ -6,12 +6,19 @@ import {
   Settings,
   type model,
 } from '@coderline/alphatab';
-import { scoreOf, type BeatGrid, type ChordEvent, type NoteEvent } from '@riffscribe/core';
+import {
+  barStartTicks,
+  scoreOf,
+  tickAt,
+  timeAt,
+  type BeatGrid,
+  type ChordEvent,
+  type NoteEvent,
+} from '@riffscribe/core';
 import { toAlphaTab } from '@riffscribe/core/notation';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import type { PlaybackBus } from '../playback/playbackBus';
 import { PrintSheet } from './PrintSheet';
-import { barTicks, tickAt, timeAt } from './timing';
 
 /** alphaTab's cursor to `tick` (an imperative call on the instance, outside React's state). */
 function moveCursor(api: AlphaTabApi, tick: number): void {
@@ -45,7 +52,7 @@ export function NotationView(props: {
   const [sheet, setSheet] = useState<'off' | 'drawing' | 'ready' | 'failed'>('off');
   const printWhenReady = useRef(false);
   const score = useMemo(() => scoreOf(notes, grid), [notes, grid]);
-  const starts = useMemo(() => barTicks(score), [score]);
+  const starts = useMemo(() => barStartTicks(score), [score]);
   // The alphaTab model of the lesson; null when it cannot be built (shown as a failure).
   const built = useMemo((): model.Score | null => {
     try {

@@ -6,15 +6,9 @@ import {
   Settings,
   type model,
 } from '@coderline/alphatab';
+import { spellTuning, tuningName } from '@riffscribe/core';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-
-const NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
-
-/** "E A D G B E": the open strings, low to high. */
-export function tuningNames(tuning: readonly number[]): string {
-  return tuning.map((p) => NAMES[((p % 12) + 12) % 12] ?? '?').join(' ');
-}
 
 /**
  * The whole notation on paper: rendered apart from the player (every bar, no cursor, the width
@@ -69,8 +63,8 @@ export function PrintSheet(props: {
       <header>
         <h1>{title}</h1>
         <p>
-          Tuning {tuningNames(tuning)} · {capo > 0 ? `Capo ${String(capo)}` : 'No capo'} · ♩ ={' '}
-          {Math.round(tempo)}
+          Tuning {tuningName(tuning)} ({spellTuning(tuning)}) ·{' '}
+          {capo > 0 ? `Capo ${String(capo)}` : 'No capo'} · ♩ = {Math.round(tempo)}
         </p>
       </header>
       <div ref={host} />

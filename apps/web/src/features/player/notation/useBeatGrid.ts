@@ -1,11 +1,11 @@
-import { steadyGrid, type BeatGrid, type BeatsResponse } from '@riffscribe/core';
+import { defaultGrid, type BeatGrid, type BeatsResponse } from '@riffscribe/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { session } from '../../../api/session';
 
 /**
  * The lesson's beats and bars (GET /api/beats: the engine's grid, or the server's steady 4/4 at
- * 120 for a lesson without one). Until it arrives, or if it cannot be read, the same steady grid
+ * 120 for a lesson without one). Until it arrives, or if it cannot be read, core's default grid
  * over the video, so the notation view always has bars to draw.
  */
 export function useBeatGrid(jobId: string, duration: number): BeatGrid {
@@ -15,6 +15,6 @@ export function useBeatGrid(jobId: string, duration: number): BeatGrid {
     staleTime: Infinity,
     retry: 1,
   });
-  const fallback = useMemo(() => steadyGrid(120, 4, Math.max(duration, 2)), [duration]);
+  const fallback = useMemo(() => defaultGrid(duration), [duration]);
   return beats.data?.grid ?? fallback;
 }

@@ -1,6 +1,8 @@
-import { plainNote, scoreOf } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
-import { barTicks, tickAt, timeAt } from './timing';
+import { plainNote } from '../events.js';
+import { barStartTicks } from './export-meta.js';
+import { scoreOf } from './score.js';
+import { tickAt, timeAt } from './timing.js';
 
 describe('notation timing', () => {
   // Two 4/4 bars: the first at 120 (2 s), the second slower (3 s).
@@ -10,7 +12,7 @@ describe('notation timing', () => {
     beat_unit: 4 as const,
   };
   const score = scoreOf([plainNote({ time: 0, end_time: 4.9, string: 1, fret: 0 })], grid);
-  const starts = barTicks(score);
+  const starts = barStartTicks(score);
 
   it('counts bar starts in ticks', () => {
     expect(starts.slice(0, 3)).toEqual([0, 3840, 7680]);

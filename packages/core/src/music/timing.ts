@@ -1,20 +1,11 @@
-import type { Score } from '@riffscribe/core';
+import type { Score } from './score.js';
 
 /**
  * Between the video's clock and the score's ticks (pure). Each bar of the Score knows when it
  * starts and ends in the video; inside a bar the ticks run evenly (the bar's own tempo), so a
- * free-time take keeps the cursor on the music, not on a metronome.
+ * free-time take keeps a cursor on the music, not on a metronome. `starts` is
+ * `barStartTicks(score)` (export-meta.ts): the tick of each bar's start, and the total last.
  */
-
-/** Ticks from the score's start to the start of each bar, and the total after the last. */
-export function barTicks(score: Score): number[] {
-  const starts = [0];
-  for (const bar of score.bars) {
-    const length = bar.numerator * ((4 * score.ticksPerQuarter) / bar.denominator);
-    starts.push((starts.at(-1) ?? 0) + length);
-  }
-  return starts;
-}
 
 /** The tick at video time `time` (clamped to the score). */
 export function tickAt(score: Score, starts: readonly number[], time: number): number {
