@@ -1,7 +1,7 @@
 import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
 import { checkDuration, probeMedia, streamAudio } from './adapters/media.js';
 import { loadModel, ModelStream, runModel, windowCount } from './adapters/model.js';
-import { SpilledAudio, SpilledRows } from './adapters/spill.js';
+import { SpilledAudio, SpilledRows, SpilledWords } from './adapters/spill.js';
 import { EngineError } from './errors.js';
 import { detectChords, detectKey } from './harmony/index.js';
 import { detectBeats } from './rhythm/beats.js';
@@ -195,14 +195,18 @@ export async function transcribe(
   report('extracting_audio');
   const expected = Math.ceil(info.durationSeconds * SAMPLE_RATE);
   // What grows with the video's length goes to disk (adapters/spill.ts): the samples, which the
-  // techniques stage reads back around each note, and the model's pitch contours.
+  // techniques stage reads back around each note, and the model's outputs.
   const audio = new SpilledAudio();
-  const contours = new SpilledRows(CONTOUR_BINS);
+  const stores = {
+    contours: new SpilledRows(CONTOUR_BINS),
+    frames: new SpilledWords(),
+    onsets: new SpilledWords(),
+  };
   try {
     const windows = windowCount(expected);
     const model = new ModelStream((done) => {
       report('transcribing', Math.min(1, done / windows));
-    }, contours);
+    }, stores);
     await streamAudio(
       file,
       (piece) => {
@@ -231,7 +235,9 @@ export async function transcribe(
     );
   } finally {
     audio.close();
-    contours.close();
+    stores.contours.close();
+    stores.frames.close();
+    stores.onsets.close();
   }
 }
 

@@ -5,7 +5,7 @@ import type * as Ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
 import { Activation, CONTOUR_BINS, NOTE_BINS } from '../notes/posteriorgram.js';
 import type { ModelOutput } from '../types.js';
-import type { SpilledRows } from './spill.js';
+import type { SpilledRows, SpilledWords } from './spill.js';
 import { HOP } from '../units.js';
 
 /**
@@ -32,10 +32,12 @@ const WINDOW_HOP_SAMPLES = KEPT_FRAMES * HOP;
 /** Zeros before the audio so that the first kept frame is the clip's frame 0. */
 const LEAD_SAMPLES = EDGE_FRAMES * HOP;
 /**
- * Windows per model call: 4 is as fast per window as larger batches on 2 cores, and a call's
- * transient memory (ONNX Runtime's intermediate tensors, tens of MB for 8) stays small.
+ * Windows per model call. A call's transient memory (ONNX Runtime's intermediate tensors) grows
+ * with it, about 35 MB for 4 windows and half that for 2, and lands on top of whatever else the
+ * process holds at that moment. 2 is as fast per window on 2 cores (npm run bench, 10-minute
+ * video: transcribing 8.5-9.5 s with 2, 9.1-10.4 s with 4; 1 is slower, 10-11 s).
  */
-const BATCH = 4;
+const BATCH = 2;
 
 /** Tensor names of the ONNX export (models/basic-pitch, README of the shared copy). */
 const INPUT_NAME = 'serving_default_input_2:0';
@@ -177,6 +179,13 @@ interface Block {
   contours: Float32Array;
 }
 
+/** Stores for a long video's outputs, on disk instead of in memory (adapters/spill.ts). */
+export interface OutputStores {
+  contours: SpilledRows;
+  frames: SpilledWords;
+  onsets: SpilledWords;
+}
+
 /**
  * Basic Pitch over audio that arrives in pieces (a decoder's output): `push` the samples (mono,
  * 22050 Hz) in order, then `end` for the posteriorgrams. Only the samples the next windows need
@@ -191,20 +200,25 @@ export class ModelStream {
   private received = 0;
   private nextWindow = 0;
   private readonly blocks: Block[] = [];
-  private readonly frames = new Activation(BATCH * KEPT_FRAMES);
-  private readonly onsets = new Activation(BATCH * KEPT_FRAMES);
+  private readonly frames: Activation;
+  private readonly onsets: Activation;
+  private readonly contourStore: SpilledRows | undefined;
   private running: Promise<void> = Promise.resolve();
   private failure: EngineError | undefined;
 
   /**
    * @param onWindows called with the number of windows done so far, after each batch.
-   * @param contourStore where the contour rows go instead of memory (a long video's are large;
-   *   the caller closes it when done with the output).
+   * @param stores where the outputs go instead of memory (a long video's are large; the caller
+   *   closes them when done with the output).
    */
   constructor(
     private readonly onWindows?: (done: number) => void,
-    private readonly contourStore?: SpilledRows,
-  ) {}
+    stores?: OutputStores,
+  ) {
+    this.frames = new Activation(BATCH * KEPT_FRAMES, stores?.frames);
+    this.onsets = new Activation(BATCH * KEPT_FRAMES, stores?.onsets);
+    this.contourStore = stores?.contours;
+  }
 
   /** Samples received so far. */
   get samples(): number {

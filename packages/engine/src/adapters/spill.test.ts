@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { SpilledAudio, SpilledRows, SpillFile } from './spill.js';
+import { SpilledAudio, SpilledRows, SpilledWords, SpillFile } from './spill.js';
 
 const spillDirs = () =>
   readdirSync(tmpdir()).filter((name) => name.startsWith('riffscribe-spill-'));
@@ -61,5 +61,27 @@ describe('SpilledRows', () => {
       rows.append(new Float32Array(2));
     }).toThrow(/whole number of rows/);
     rows.close();
+  });
+});
+
+describe('SpilledWords', () => {
+  it('reads back every value in any order through a small cache, also a page read before it was full', () => {
+    const words = new SpilledWords(10, 3);
+    const values = Uint16Array.from({ length: 95 }, (_, i) => (i * 7919) % 65536);
+    words.append(values.subarray(0, 45));
+    // The short page 4 is read now and must be read again once the rest arrives.
+    expect(words.get(44)).toBe(values[44]);
+    expect(words.get(45)).toBe(0);
+    words.append(values.subarray(45));
+    expect(words).toHaveLength(95);
+    const order = [...values.keys()].sort((a, b) => ((a * 37) % 95) - ((b * 37) % 95));
+    for (const i of order) expect(words.get(i)).toBe(values[i]);
+    for (let i = 94; i >= 0; i--) expect(words.get(i)).toBe(values[i]);
+    expect(words.get(-1)).toBe(0);
+    expect(words.get(95)).toBe(0);
+    words.close();
+    expect(() => {
+      words.append(new Uint16Array(1));
+    }).toThrow(/closed/);
   });
 });

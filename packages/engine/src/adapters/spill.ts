@@ -82,6 +82,120 @@ export class SpillFile {
   }
 }
 
+/**
+ * 16-bit values on disk (a long video's note and onset posteriorgrams, see notes/posteriorgram.ts),
+ * appended in order and read one at a time through a cache of the most recently used pages. The
+ * note tracker reads them by pitch around each onset, latest onset first, and later by strongest
+ * leftover frame: a few neighbouring pages at a time, in no single direction, which one block (as
+ * SpillFile keeps) does not serve. Pages are small so a miss costs one short read. The file goes
+ * as SpillFile's does.
+ */
+export class SpilledWords {
+  private fd: number | null;
+  private written = 0;
+  /** Cached pages, least recently used first (Map keeps insertion order). */
+  private readonly pages = new Map<number, Uint16Array>();
+  private lastIndex = -1;
+  private last: Uint16Array = new Uint16Array(0);
+
+  /**
+   * @param pageWords values per read (default 64 posteriorgram frames of 88 values).
+   * @param cachedPages pages kept in memory (default 64: about 700 KB).
+   */
+  constructor(
+    private readonly pageWords = 88 * 64,
+    private readonly cachedPages = 64,
+  ) {
+    if (
+      !Number.isInteger(pageWords) ||
+      pageWords < 1 ||
+      !Number.isInteger(cachedPages) ||
+      cachedPages < 1
+    )
+      throw new RangeError('pageWords and cachedPages must be positive integers');
+    const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-spill-'));
+    try {
+      this.fd = openSync(path.join(dir, 'values.u16'), 'w+', 0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Values appended so far. */
+  get length(): number {
+    return this.written;
+  }
+
+  append(values: Uint16Array): void {
+    const fd = this.open();
+    const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+    let done = 0;
+    while (done < bytes.length)
+      done += writeSync(fd, bytes, done, bytes.length - done, this.written * 2 + done);
+    // A page read before this append may have been the short last one: read it again.
+    const partial = Math.floor(this.written / this.pageWords);
+    this.pages.delete(partial);
+    if (this.lastIndex === partial) this.lastIndex = -1;
+    this.written += values.length;
+  }
+
+  /** Value at `index` (0 <= index < length; 0 elsewhere). */
+  get(index: number): number {
+    if (!(index >= 0 && index < this.written)) return 0;
+    const page = Math.floor(index / this.pageWords);
+    if (page !== this.lastIndex) {
+      this.last = this.page(page);
+      this.lastIndex = page;
+    }
+    return this.last[index - page * this.pageWords] ?? 0;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    this.pages.clear();
+    this.lastIndex = -1;
+    this.last = new Uint16Array(0);
+  }
+
+  private page(index: number): Uint16Array {
+    const cached = this.pages.get(index);
+    if (cached) {
+      // Most recently used goes last.
+      this.pages.delete(index);
+      this.pages.set(index, cached);
+      return cached;
+    }
+    const fd = this.open();
+    const from = index * this.pageWords;
+    const count = Math.min(this.pageWords, this.written - from);
+    let words: Uint16Array | undefined;
+    if (this.pages.size >= this.cachedPages) {
+      // Reuse the least recently used page's memory.
+      const oldest = this.pages.entries().next();
+      if (!oldest.done) {
+        this.pages.delete(oldest.value[0]);
+        words = oldest.value[1];
+      }
+    }
+    words ??= new Uint16Array(this.pageWords);
+    const bytes = new Uint8Array(words.buffer, 0, count * 2);
+    let done = 0;
+    while (done < bytes.length) {
+      const n = readSync(fd, bytes, done, bytes.length - done, from * 2 + done);
+      if (n === 0) throw new Error('spill file ended early');
+      done += n;
+    }
+    this.pages.set(index, words);
+    return words;
+  }
+
+  private open(): number {
+    if (this.fd === null) throw new Error('spill file is closed');
+    return this.fd;
+  }
+}
+
 /** A clip's samples on disk (see SpillFile), read as ClipAudio. */
 export class SpilledAudio implements ClipAudio {
   private readonly file = new SpillFile();

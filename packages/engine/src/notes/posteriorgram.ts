@@ -1,5 +1,12 @@
 import type { RowSource } from '../types.js';
 
+/** Where an Activation may keep its values instead of memory (adapters/spill.ts SpilledWords). */
+export interface WordStore {
+  append(values: Uint16Array): void;
+  /** Value at a flat index (frame * NOTE_BINS + bin). */
+  get(index: number): number;
+}
+
 /**
  * Reading Basic Pitch's posteriorgrams (pure). Note and onset rows have 88 bins, bin 0 = MIDI 21
  * (A0); contour rows have 3 bins per semitone, bin 3 * (pitch - 21) centred on the pitch.
@@ -21,13 +28,19 @@ const STEP = 1 / LEVELS;
  * batch), with no object per row: a 10-minute video's two posteriorgrams take 18 MB instead of 36
  * MB and 100,000 row views. The rounding (at most 7.7e-6) is far below the 1e-4 the model's
  * outputs move between runtimes. `at` gives a row as a new Float32Array (tests, measurement).
+ *
+ * Given a `store`, the blocks go there instead (a long video's go to disk, so that the process's
+ * memory does not grow with its length); the values read back are the same.
  */
 export class Activation implements RowSource {
   private readonly blocks: Uint16Array[] = [];
   private frames = 0;
   private stored = 0;
 
-  constructor(private readonly blockFrames: number) {
+  constructor(
+    private readonly blockFrames: number,
+    private readonly store?: WordStore,
+  ) {
     if (!Number.isInteger(blockFrames) || blockFrames < 1)
       throw new RangeError(`blockFrames must be a positive integer, got ${blockFrames}`);
   }
@@ -63,7 +76,8 @@ export class Activation implements RowSource {
       const v = values[i] ?? 0;
       block[i] = Math.round((v <= 0 ? 0 : v >= 1 ? 1 : v) * LEVELS);
     }
-    this.blocks.push(block);
+    if (this.store) this.store.append(block);
+    else this.blocks.push(block);
     this.stored += count;
     this.frames = this.stored;
   }
@@ -76,6 +90,7 @@ export class Activation implements RowSource {
   /** Value of `bin` at frame `t`; 0 outside the grid. */
   value(t: number, bin: number): number {
     if (t < 0 || t >= this.frames || bin < 0 || bin >= NOTE_BINS) return 0;
+    if (this.store) return this.store.get(t * NOTE_BINS + bin) * STEP;
     const block = this.blocks[Math.floor(t / this.blockFrames)];
     return (block?.[(t % this.blockFrames) * NOTE_BINS + bin] ?? 0) * STEP;
   }
