@@ -343,6 +343,12 @@ export class ModelStream {
         contours: keep(out.contours, CONTOUR_BINS),
       });
     this.nextWindow += count;
+    outputBytesSinceCollection +=
+      out.frames.byteLength + out.onsets.byteLength + out.contours.byteLength;
+    if (outputBytesSinceCollection >= COLLECT_AFTER_BYTES) {
+      outputBytesSinceCollection = 0;
+      collectYoungGarbage();
+    }
     // Forget the samples no later window reads (the space is reused by the next append).
     const drop = Math.min(
       this.bufferLength,
@@ -353,6 +359,21 @@ export class ModelStream {
     this.bufferLength -= drop;
     this.onWindows?.(this.nextWindow);
   }
+}
+
+/**
+ * ONNX Runtime returns each call's outputs in new buffers outside V8's heap (0.6 MB a call of 2
+ * windows), which V8 frees only when it next collects: over a long video they piled up to 15-27
+ * MB before it did, and the peak moved with them. Where the process was started with --expose-gc
+ * (the engine child, see process-settings.ts), a young-generation collection after every
+ * COLLECT_AFTER_BYTES of outputs frees them; elsewhere this does nothing.
+ */
+const COLLECT_AFTER_BYTES = 5 * 1024 * 1024;
+let outputBytesSinceCollection = 0;
+
+function collectYoungGarbage(): void {
+  const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+  gc?.({ type: 'minor' });
 }
 
 /** Windows the model runs for a clip of `samples` samples. */
