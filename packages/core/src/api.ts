@@ -1,4 +1,4 @@
-import type { BeatGrid } from './music/beats.js';
+import { beatGridSchema, type BeatGrid } from './music/beats.js';
 import { z } from 'zod';
 import { DOWNLOADABLE_FILE_NAMES, RATING_MAX, RATING_MIN } from './constants.js';
 import type { ChordEvent, NoteEvent } from './events.js';
@@ -186,13 +186,21 @@ export const exportQuerySchema = z.object({
     .enum(['original', 'edited'], { error: "The version must be 'original' or 'edited'." })
     .optional(),
 });
-/** GET /api/beats?jobId: the lesson's beats and bars, and where they come from. */
-export const beatsQuerySchema = z.object({ jobId: id });
+/**
+ * GET /api/beats?jobId[&edit_version]: the lesson's beats and bars, and where they come from;
+ * with edit_version=true the owner's corrected grid where one was saved (as for the notes).
+ */
+export const beatsQuerySchema = z.object({ jobId: id, edit_version: boolParam });
 export interface BeatsResponse {
   grid: BeatGrid;
-  /** 'engine': heard in the audio; 'default': a steady 4/4 at 120 (no beats were stored). */
-  source: 'engine' | 'default';
+  /**
+   * 'edited': corrected in the editor; 'engine': heard in the audio; 'default': a steady 4/4 at
+   * 120 (no beats were stored).
+   */
+  source: 'edited' | 'engine' | 'default';
 }
+/** POST /api/edit-beats?jobId: the owner's corrected beats and bars (the edited version). */
+export const editBeatsBodySchema = z.object({ grid: beatGridSchema });
 export interface NotesResponse {
   events: NoteEvent[];
   version: 'original' | 'edited';

@@ -120,6 +120,7 @@ export {
   eventsQuerySchema,
   EXPORT_FORMATS,
   beatsQuerySchema,
+  editBeatsBodySchema,
   exportQuerySchema,
   exploreQuerySchema,
   idQuerySchema,
@@ -289,6 +290,20 @@ export type {
 } from './music/written.js';
 export { barStartTicks, placedNotes } from './music/export-meta.js';
 export { tickAt, timeAt } from './music/timing.js';
+export {
+  barAt,
+  barLineTimes,
+  barTempo,
+  doubleBeats,
+  halveBeats,
+  moveBarLine,
+  moveBeat,
+  nearestBeat,
+  sameGrid,
+  setTimeSignature,
+  startBarAt,
+  tapBarLine,
+} from './music/grid-edits.js';
 export type { PlacedNote } from './music/export-meta.js';
 export { GM_GUITAR_PROGRAM, MIDI_BEND_RANGE, toMidi } from './music/midi.js';
 export { ASCII_TAB_WIDTH, stringNames, toAsciiTab } from './music/ascii-tab.js';

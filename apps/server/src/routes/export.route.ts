@@ -1,14 +1,20 @@
-import { beatsQuerySchema, exportQuerySchema } from '@riffscribe/core';
+import {
+  beatsQuerySchema,
+  editBeatsBodySchema,
+  exportQuerySchema,
+  jobIdQuerySchema,
+} from '@riffscribe/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { optionalUser } from '../auth/authenticate.js';
+import { optionalUser, requireUser } from '../auth/authenticate.js';
 import type { Services } from '../services/index.js';
 
 /**
  * GET /api/export?jobId&format&version: the lesson as a file to download (Guitar Pro, MusicXML,
  * MIDI, text tab), and GET /api/beats?jobId: the beats and bars the notation view draws it on.
  * Open to the same callers as the notes, signed-out visitors of shared lessons included; the
- * file comes as an attachment named after the lesson.
+ * file comes as an attachment named after the lesson. POST /api/edit-beats?jobId: the owner's
+ * corrected beats and bars, saved as the edited version beside the edited notes.
  */
 export function registerExportRoutes(root: FastifyInstance, services: Services): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
@@ -45,11 +51,34 @@ export function registerExportRoutes(root: FastifyInstance, services: Services):
         description:
           'The beat grid the notation view and the exports place the notes on: beat times in ' +
           'seconds, the beats where bars start, the beat unit. `source` is `engine` when the ' +
-          'engine heard it, `default` for a steady 4/4 at 120. Access as GET /api/notes.',
+          "engine heard it, `default` for a steady 4/4 at 120, `edited` for the owner's " +
+          'corrected grid (with edit_version=true, where one was saved). Access as GET /api/notes.',
       },
       config: { anonymous: true },
     },
-    async (request) => services.exports.beats(optionalUser(request), request.query.jobId),
+    async (request) =>
+      services.exports.beats(
+        optionalUser(request),
+        request.query.jobId,
+        request.query.edit_version,
+      ),
+  );
+  app.post(
+    '/api/edit-beats',
+    {
+      schema: {
+        querystring: jobIdQuerySchema,
+        body: editBeatsBodySchema,
+        summary: "Saves a lesson's corrected beats and bars",
+        description:
+          'The owner only, once the lesson is ready. Beats 0.2 to 3 s apart, bar lines on ' +
+          'beats at most 16 apart, every beat within the video (and up to 3 s past its end).',
+      },
+      // 20,000 beats at most (beatGridSchema): well under a megabyte of JSON.
+      bodyLimit: 1024 * 1024,
+    },
+    async (request) =>
+      services.exports.saveBeats(requireUser(request), request.query.jobId, request.body.grid),
   );
 }
 

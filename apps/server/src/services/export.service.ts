@@ -1,6 +1,7 @@
 import {
   CAPO_MAX,
   CAPO_MIN,
+  MAX_BEAT_SECONDS,
   beatGridSchema,
   lessonDisplayName,
   scoreOf,
@@ -14,6 +15,8 @@ import {
 } from '@riffscribe/core';
 import { z } from 'zod';
 import type { AppContext, AuthUser } from '../context.js';
+import { badRequest, conflict } from '../errors.js';
+import { jobObjectKey } from '../storage/keys.js';
 import type { FileVersion } from '../repositories/job-files.repository.js';
 import type { JobRecord } from '../repositories/jobs.repository.js';
 import { EXPORT_FORMAT_TABLE } from './export-formats.js';
@@ -53,7 +56,7 @@ export class ExportService {
     const chords = await this.jobs.events(user, job.id, 'chords', edited);
     const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
     const meta = exportMeta(job, results, chords.events);
-    const { grid } = await this.gridOf(job, results, notes.events);
+    const { grid } = await this.gridOf(job, results, notes.events, edited);
     const score = scoreOf(notes.events, grid);
     const out = await spec.exporter(score, notes.events, meta);
     return {
@@ -69,19 +72,50 @@ export class ExportService {
    * for the same callers as the notes: the engine's grid, or (`source: 'default'`) a steady
    * 4/4 at 120 over the lesson when the job has none.
    */
-  async beats(user: AuthUser | null, jobId: string): Promise<BeatsResponse> {
+  async beats(user: AuthUser | null, jobId: string, edited = false): Promise<BeatsResponse> {
     const { job } = await this.jobs.access.visible(jobId, user);
-    const notes = await this.jobs.events(user, job.id, 'notes', true);
+    const notes = await this.jobs.events(user, job.id, 'notes', edited);
     const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
-    return this.gridOf(job, results, notes.events);
+    return this.gridOf(job, results, notes.events, edited);
+  }
+
+  /**
+   * POST /api/edit-beats: the owner's corrected grid, stored as the edited version (the player
+   * saves it with the edited notes). 409 before the lesson is ready; 400 for beats outside the
+   * video.
+   */
+  async saveBeats(user: AuthUser, jobId: string, grid: BeatGrid): Promise<{ saved: number }> {
+    const job = await this.jobs.access.owned(jobId, user);
+    if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
+    const last = grid.beats.at(-1) ?? 0;
+    if (job.duration !== null && job.duration > 0 && last > job.duration + MAX_BEAT_SECONDS)
+      throw badRequest(
+        `The beats cannot be saved: the last beat (at ${last.toFixed(2)} s) is more than ` +
+          `${String(MAX_BEAT_SECONDS)} s past the end of the video (${job.duration.toFixed(2)} s).`,
+      );
+    const body = Buffer.from(JSON.stringify(grid));
+    const key = jobObjectKey(job.id, 'beats.json', 'edited');
+    await this.ctx.store.put(key, body, 'application/json');
+    await this.jobs.files.upsert({
+      jobId: job.id,
+      name: 'beats',
+      version: 'edited',
+      key,
+      contentType: 'application/json',
+      size: body.length,
+    });
+    return { saved: grid.beats.length };
   }
 
   private async gridOf(
     job: JobRecord,
     results: ResultsFields,
     notes: readonly { end_time: number }[],
+    edited: boolean,
   ): Promise<BeatsResponse> {
-    const stored = await this.beatGrid(job.id);
+    const corrected = edited ? await this.beatGrid(job.id, 'edited') : null;
+    if (corrected) return { grid: corrected, source: 'edited' };
+    const stored = await this.beatGrid(job.id, 'original');
     if (stored) return { grid: stored, source: 'engine' };
     return {
       grid: defaultGrid(duration(job, results, notes)),
@@ -90,14 +124,18 @@ export class ExportService {
   }
 
   /** The job's stored beat grid, or null when there is none or it does not validate. */
-  private async beatGrid(jobId: string): Promise<BeatGrid | null> {
-    const parsed = beatGridSchema.safeParse(await this.readJson(jobId, 'beats'));
+  private async beatGrid(jobId: string, version: FileVersion): Promise<BeatGrid | null> {
+    const parsed = beatGridSchema.safeParse(await this.readJson(jobId, 'beats', version));
     return parsed.success ? parsed.data : null;
   }
 
-  /** An original output file of the job as JSON, or null when absent or unreadable. */
-  private async readJson(jobId: string, name: string): Promise<unknown> {
-    const file = await this.jobs.files.find(jobId, name, 'original');
+  /** An output file of the job as JSON, or null when absent or unreadable. */
+  private async readJson(
+    jobId: string,
+    name: string,
+    version: FileVersion = 'original',
+  ): Promise<unknown> {
+    const file = await this.jobs.files.find(jobId, name, version);
     if (!file) return null;
     try {
       return JSON.parse((await this.ctx.store.getBuffer(file.key)).toString('utf8')) as unknown;

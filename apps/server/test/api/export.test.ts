@@ -143,6 +143,42 @@ describe('GET /api/export', () => {
     expect(after).toEqual({ grid: steadyGrid(90, 3, 12), source: 'engine' });
   });
 
+  it("saves the owner's corrected bar lines as the edited version, which the exports follow", async () => {
+    // Runs after the test above stored a 3/4 grid at 90 as the engine's.
+    const corrected = steadyGrid(90, 4, 3);
+    const post = (grid: unknown, user: TestUser | null = owner) =>
+      server.request('POST', `/api/edit-beats?jobId=${lesson}`, {
+        token: user?.token ?? null,
+        json: { grid },
+      });
+    const saved = await post(corrected);
+    expect(saved.status).toBe(200);
+    expect(await saved.json()).toEqual({ saved: corrected.beats.length });
+    const beats = async (query: string) =>
+      (await (await get(`/api/beats?jobId=${lesson}${query}`)).json()) as BeatsResponse;
+    expect(await beats('&edit_version=true')).toEqual({ grid: corrected, source: 'edited' });
+    expect((await beats('&edit_version=false')).source).toBe('engine');
+    expect((await beats('')).source).toBe('engine');
+    const signature = async (query: string) =>
+      (await midiOf(await get(`/api/export?jobId=${lesson}&format=midi${query}`))).header
+        .timeSignatures[0]?.timeSignature;
+    expect(await signature('')).toEqual([4, 4]);
+    expect(await signature('&version=original')).toEqual([3, 4]);
+
+    // Refused: beats too close, bar lines off the beats, beats far past the 3 s video, other
+    // users, signed-out callers; nothing of it is saved.
+    const close = { beats: [0, 0.1, 0.5], downbeats: [0], beat_unit: 4 };
+    const offBeat = { beats: [0, 0.5, 1], downbeats: [0, 5], beat_unit: 4 };
+    for (const bad of [close, offBeat, steadyGrid(90, 4, 20), 'nope']) {
+      const res = await post(bad);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/beat|bar|grid/i);
+    }
+    expect((await post(corrected, other)).status).toBe(404);
+    expect((await post(corrected, null)).status).toBe(401);
+    expect(await beats('&edit_version=true')).toEqual({ grid: corrected, source: 'edited' });
+  });
+
   it('lets anyone download a shared lesson, signed out too, and hides a private one', async () => {
     for (const user of [null, other]) {
       const res = await get(`/api/export?jobId=${shared}&format=txt`, user);

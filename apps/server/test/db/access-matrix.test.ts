@@ -272,6 +272,14 @@ const MATRIX: MatrixEntry[] = [
     expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },
   },
   {
+    route: 'POST /api/edit-beats',
+    call: (f) => ({
+      path: `/api/edit-beats?${q(f)}`,
+      json: { grid: { beats: [0, 0.5, 1], downbeats: [0], beat_unit: 4 } },
+    }),
+    expect: { private: OWNER_ONLY_PRIVATE, shared: OWNER_ONLY_SHARED },
+  },
+  {
     route: 'POST /api/refinger',
     call: (f) => ({
       path: `/api/refinger?${q(f)}`,
