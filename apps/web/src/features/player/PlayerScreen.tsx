@@ -1,4 +1,4 @@
-import { DEFAULT_TUNING, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
+import { DEFAULT_TUNING, defaultGrid, lessonDisplayName, type ChordEvent } from '@riffscribe/core';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/endpoints';
@@ -75,7 +75,9 @@ export function PlayerScreen(props: {
   const content = useLessonContent(jobId, settings.tabSource);
   const meta = useLessonMeta(jobId, !signedOut);
   const session = useSession();
-  const { history, setHistory, index } = useLessonDoc(content.notes, content.chords);
+  const lessonDuration = content.settings?.duration ?? 0;
+  const beats = useBeatGrid(jobId, settings.tabSource === 'edited', lessonDuration);
+  const { history, setHistory, index } = useLessonDoc(content.notes, content.chords, beats.grid);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [stem, setStem] = useState<HTMLAudioElement | null>(null);
   const [root, setRoot] = useState<HTMLDivElement | null>(null);
@@ -90,7 +92,6 @@ export function PlayerScreen(props: {
   // The video's own duration once known (0 before its metadata loads), else the results file's.
   const duration = videoState.duration > 0 ? videoState.duration : (lesson.duration ?? 0);
   const stemUrl = content.stemUrl ?? null;
-  const grid = useBeatGrid(jobId, duration);
 
   useRecordLoad(jobId, !signedOut && content.notes !== undefined);
   useCreditsRefresh(!signedOut && !isOwner && content.notes !== undefined);
@@ -121,6 +122,7 @@ export function PlayerScreen(props: {
     history,
     setHistory,
     enabled: meta.canEdit && settings.tabSource === 'edited',
+    loadedBeats: beats.grid,
   });
   const controls = usePlayerControls({
     video,
@@ -135,7 +137,11 @@ export function PlayerScreen(props: {
     if (suspended) video?.pause();
   }, [suspended, video]);
   const onVideoError = useVideoRecovery(video, content.refreshVideo);
-  const ready = content.notes !== undefined && content.chords !== undefined && !!content.settings;
+  const ready =
+    content.notes !== undefined &&
+    content.chords !== undefined &&
+    !!content.settings &&
+    beats.grid !== undefined;
   // Edit mode (spec section 4): edit permission, the edited tabs, and not fullscreen.
   const canEditHere = meta.canEdit && settings.tabSource === 'edited' && ready;
   const editing = canEditHere && settings.fullscreen === 'none';
@@ -174,6 +180,8 @@ export function PlayerScreen(props: {
   if (!ready) return <LoadingOverlay />;
 
   const { notes, chords } = history.doc;
+  // Always there once ready (useBeatGrid falls back to the default grid).
+  const grid = history.doc.beats ?? beats.grid ?? defaultGrid(Math.max(duration, 1));
   const name = lessonDisplayName(
     meta.meta?.projectName,
     props.fallbackName,
@@ -274,7 +282,12 @@ export function PlayerScreen(props: {
         <DraftBanner
           draft={draft.offer}
           onRestore={() => {
-            if (draft.offer) editor.replaceDoc('Restore unsaved edits', draft.offer.doc);
+            // A draft from before bar-line editing keeps the lesson's bars.
+            if (draft.offer)
+              editor.replaceDoc('Restore unsaved edits', {
+                beats: history.doc.beats,
+                ...draft.offer.doc,
+              });
             draft.taken();
           }}
           onDiscard={draft.dismiss}
@@ -339,6 +352,7 @@ export function PlayerScreen(props: {
               }}
               tuning={tuning}
               capo={capo}
+              grid={grid}
               editing={editing ? editor.timeline : undefined}
             />
           )}

@@ -1,4 +1,5 @@
 import type {
+  BeatGrid,
   ChordEvent,
   ChordsResponse,
   DownloadResultResponse,
@@ -50,6 +51,9 @@ export const playerApi = {
     session.api<RefingerResponse>(`/api/refinger?jobId=${q(jobId)}`, post(body)),
   saveChords: (jobId: string, events: readonly ChordEvent[]) =>
     session.api<unknown>(`/api/edit-chords?jobId=${q(jobId)}`, post({ events })),
+  /** The corrected beats and bars (issue 15), saved with the edited notes. */
+  saveBeats: (jobId: string, grid: BeatGrid) =>
+    session.api<unknown>(`/api/edit-beats?jobId=${q(jobId)}`, post({ grid })),
 
   /** The results file (capo, tuning, key...) through its signed link. */
   async results(jobId: string): Promise<unknown> {

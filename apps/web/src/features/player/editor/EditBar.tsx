@@ -14,6 +14,7 @@ import {
 } from '@riffscribe/core';
 import { useState } from 'react';
 import { ReviewBar } from '../review/ReviewBar';
+import { BarsPanel } from './BarsPanel';
 import { PitchCurveEditor } from './PitchCurveEditor';
 import { RefingerPanel } from './RefingerPanel';
 import type { Editor } from './useEditor';
@@ -49,6 +50,7 @@ export function EditBar(props: {
   jobId: string;
 }) {
   const { editor, onHelp } = props;
+  const [barsOpen, setBarsOpen] = useState(false);
   const notes = editor.selectedNotes;
   const one = notes.length === 1 ? notes[0] : undefined;
   const chord = editor.selectedChord;
@@ -169,6 +171,29 @@ export function EditBar(props: {
         )}
         {one && <PitchCurveEditor note={one} onChange={editor.setCurve} />}
         {editor.naming && <ChordNameInput editor={editor} />}
+        {editor.doc.beats && (
+          <div className="lp-popover lp-bars-button">
+            <button
+              type="button"
+              className="lp-tool"
+              aria-haspopup="dialog"
+              aria-expanded={barsOpen}
+              onClick={() => {
+                setBarsOpen(!barsOpen);
+              }}
+            >
+              Bars…
+            </button>
+            {barsOpen && (
+              <BarsPanel
+                editor={editor}
+                onClose={() => {
+                  setBarsOpen(false);
+                }}
+              />
+            )}
+          </div>
+        )}
         <button
           type="button"
           className="lp-tool lp-help-button"

@@ -38,6 +38,8 @@ describe('editor keys', () => {
     expect(editKey(key('a'))).toEqual({ type: 'accept' });
     expect(editKey(key('f'))).toEqual({ type: 'refinger' });
     expect(editKey(key('F'))).toEqual({ type: 'refinger' });
+    expect(editKey(key('m'))).toEqual({ type: 'barLine' });
+    expect(editKey(key('M'))).toEqual({ type: 'barLine' });
     // Ctrl/Cmd+A stays select-all; the player's keys never become review keys.
     expect(editKey(key('a', { ctrlKey: true }))).toEqual({ type: 'selectAll' });
     expect(keyCommand(key('d'), true)).toEqual({

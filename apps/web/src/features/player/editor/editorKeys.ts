@@ -24,7 +24,8 @@ export type EditKey =
   | { type: 'renameChord' }
   | { type: 'review'; direction: 1 | -1 }
   | { type: 'accept' }
-  | { type: 'refinger' };
+  | { type: 'refinger' }
+  | { type: 'barLine' };
 
 /** One line of the keyboard help: the keys as shown and what they do. */
 export interface KeyHelp {
@@ -64,6 +65,8 @@ export const EDIT_KEYS: readonly KeyHelp[] = [
   { keys: 'A', does: 'Accept the selected notes as right (they leave the review)' },
   { keys: 'F', does: "Re-finger the selection: a hand position, strings, or one note's string" },
   { keys: 'Click a ring on the fretboard', does: 'Move the selected note there, same pitch' },
+  { keys: 'M', does: 'A bar starts at the playhead (tap it on the one while playing)' },
+  { keys: 'Drag a bar number', does: 'Move that bar line (the bars beside it stretch)' },
   { keys: 'Ctrl/⌘ Z, Ctrl/⌘ Shift Z', does: 'Undo, redo' },
 ];
 
@@ -145,6 +148,9 @@ export function editKey(e: KeyInput): EditKey | null {
     case 'f':
     case 'F':
       return { type: 'refinger' };
+    case 'm':
+    case 'M':
+      return { type: 'barLine' };
     default:
       return null;
   }

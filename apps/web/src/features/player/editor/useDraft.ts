@@ -1,4 +1,4 @@
-import type { ChordEvent, NoteEvent } from '@riffscribe/core';
+import { beatGridSchema, sameGrid, type ChordEvent, type NoteEvent } from '@riffscribe/core';
 import { useEffect, useState } from 'react';
 import { isDirty, type History, type LessonDoc } from '../model/history';
 import { readChords, readNotes } from '../model/lesson';
@@ -17,9 +17,19 @@ export function readDraft(jobId: string): Draft | null {
   try {
     const raw = localStorage.getItem(draftKey(jobId));
     if (!raw) return null;
-    const parsed = JSON.parse(raw) as { notes?: unknown; chords?: unknown; at?: unknown };
+    const parsed = JSON.parse(raw) as {
+      notes?: unknown;
+      chords?: unknown;
+      beats?: unknown;
+      at?: unknown;
+    };
+    const beats = beatGridSchema.safeParse(parsed.beats);
     return {
-      doc: { notes: readNotes(parsed.notes), chords: readChords(parsed.chords) },
+      doc: {
+        notes: readNotes(parsed.notes),
+        chords: readChords(parsed.chords),
+        ...(beats.success ? { beats: beats.data } : {}),
+      },
       at: typeof parsed.at === 'number' ? parsed.at : 0,
     };
   } catch {
@@ -54,15 +64,17 @@ export function useDraft(input: { jobId: string; history: History; enabled: bool
     const { doc } = history;
     const differs =
       draft !== null &&
-      (!sameEvents(draft.doc.notes, doc.notes) || !sameEvents(draft.doc.chords, doc.chords));
+      (!sameEvents(draft.doc.notes, doc.notes) ||
+        !sameEvents(draft.doc.chords, doc.chords) ||
+        (draft.doc.beats !== undefined && !sameGrid(draft.doc.beats, doc.beats)));
     setOffer(differs ? draft : null);
     setChecked(true);
   }
 
   useEffect(() => {
     if (!enabled || !checked || !isDirty(history)) return;
-    const { notes, chords } = history.doc;
-    localStorage.setItem(draftKey(jobId), JSON.stringify({ notes, chords, at: Date.now() }));
+    const { notes, chords, beats } = history.doc;
+    localStorage.setItem(draftKey(jobId), JSON.stringify({ notes, chords, beats, at: Date.now() }));
   }, [enabled, checked, jobId, history]);
 
   return {

@@ -1,6 +1,13 @@
 import {
   BEND_PRESETS,
   applyBend,
+  doubleBeats,
+  halveBeats,
+  moveBarLine,
+  setTimeSignature,
+  tapBarLine,
+  barAt,
+  type BeatGrid,
   confirmNote,
   moveToPosition,
   clearBend,
@@ -46,6 +53,8 @@ import {
 } from './editCommands';
 import type { EditKey } from './editorKeys';
 import { hitTest, notesInRect } from './hitTest';
+import { BAR_NUMBER_RISE } from '../timeline/draw';
+import { stringY } from '../timeline/layout';
 import { doubtfulCount, fretChoice, nextDoubtful, reviewLoop } from '../review/reviewQueue';
 
 export interface Selection {
@@ -57,6 +66,7 @@ const NONE: Selection = { notes: [], chord: null };
 /** A drag in progress: what it moves, from the history before it (one undo step per drag). */
 type Drag =
   | { kind: 'rect'; x0: number; y0: number; moved: boolean; add: boolean }
+  | { kind: 'barLine'; bar: number; base: History; moved: boolean; x0: number }
   | { kind: 'noteStart' | 'noteEnd'; note: number; base: History; moved: boolean; x0: number }
   | { kind: 'chordMove' | 'chordEnd'; chord: number; base: History; x0: number; moved: boolean };
 
@@ -124,6 +134,25 @@ export function useEditor(input: {
     setHistory(next);
     live.current = { ...live.current, history: next };
     setSelection({ notes: edited.notes, chord: edited.chord });
+  };
+  /**
+   * A change of the beats and bars as one undo step (the selection stays); nothing is recorded
+   * when the edit could not be made (core answers the same grid).
+   */
+  const editBeats = (
+    label: string,
+    change: (grid: BeatGrid) => BeatGrid,
+    base: History = live.current.history,
+  ) => {
+    const grid = base.doc.beats;
+    if (!grid) return;
+    const next = change(grid);
+    if (next === grid && base === live.current.history) return;
+    commit(
+      label,
+      { doc: { ...base.doc, beats: next }, notes: [...valid.notes], chord: valid.chord },
+      base,
+    );
   };
   const editSelected = (label: string, patch: (n: NoteEvent) => NoteEvent | null) => {
     if (valid.notes.length === 0) return;
@@ -251,6 +280,11 @@ export function useEditor(input: {
       case 'refinger':
         if (valid.notes.length > 0) setRefingering(true);
         return;
+      case 'barLine': {
+        const t = now();
+        editBeats('Bar line', (g) => tapBarLine(g, t));
+        return;
+      }
     }
   };
 
@@ -272,9 +306,15 @@ export function useEditor(input: {
   const timeline: TimelineEditing = {
     overlay: { notes: valid.notes, chord: valid.chord, rect },
     pointerDown: (p: TimelinePoint) => {
-      const hit = hitTest(p.x, p.y, { index, chords: doc.chords, zoom, layout: p.layout });
       const base = live.current.history;
       pending.current = null;
+      // A bar number above the staff is the handle of its bar line.
+      const bar = barHandleAt(base.doc.beats, p, zoom);
+      if (bar !== null) {
+        drag.current = { kind: 'barLine', bar, base, moved: false, x0: p.x };
+        return 'drag';
+      }
+      const hit = hitTest(p.x, p.y, { index, chords: doc.chords, zoom, layout: p.layout });
       if (hit.kind === 'note') {
         const add = p.shift || p.mod;
         if (add) {
@@ -324,6 +364,18 @@ export function useEditor(input: {
           notes: g.add ? [...new Set([...valid.notes, ...inside])] : inside,
           chord: null,
         });
+        return;
+      }
+      if (g.kind === 'barLine') {
+        // The line moves as far as the pointer did (it was grabbed beside the line, by its number).
+        editBeats(
+          'Move bar line',
+          (grid) => {
+            const from = grid.beats[grid.downbeats[g.bar] ?? -1] ?? t;
+            return moveBarLine(grid, g.bar, from + (p.x - g.x0) / zoom);
+          },
+          g.base,
+        );
         return;
       }
       const d = g.base.doc;
@@ -429,6 +481,22 @@ export function useEditor(input: {
       commit('Re-finger', applyRefingered(base, valid.notes, changed));
       return true;
     },
+    /** The bar at the playhead: its index, time signature and tempo (the edit bar's read-out). */
+    barAtPlayhead: (): number => (doc.beats ? barAt(doc.beats, now()) : 0),
+    /** A bar starts at the playhead (M): tapped on the one while the video plays. */
+    tapBar: () => {
+      onKey({ type: 'barLine' });
+    },
+    /** The time signature from bar `bar` on (one undo step). */
+    setMeter: (bar: number, perBar: number, unit: BeatGrid['beat_unit']) => {
+      editBeats('Time signature', (g) => setTimeSignature(g, bar, perBar, unit));
+    },
+    /** Twice or half as many beats, the bar lines staying (the tracker's tempo was off). */
+    scaleBeats: (factor: 2 | 0.5) => {
+      editBeats(factor === 2 ? 'Double the beats' : 'Halve the beats', (g) =>
+        factor === 2 ? doubleBeats(g) : halveBeats(g),
+      );
+    },
     /** Replaces the whole document (restoring a draft), as one undoable step. */
     replaceDoc: (label: string, next: LessonDoc) => {
       commit(label, { doc: next, notes: [], chord: null });
@@ -437,6 +505,32 @@ export function useEditor(input: {
 }
 
 export type Editor = ReturnType<typeof useEditor>;
+
+/** Content px either side of a bar line where its number grabs it. */
+const BAR_HANDLE_PX = 10;
+
+/**
+ * The bar whose handle (its number, just above string 1, and the line's top) is at `p`, or
+ * null. Only that strip grabs a bar line: on the strings a click still selects the notes that
+ * sit on the bar line.
+ */
+function barHandleAt(grid: BeatGrid | undefined, p: TimelinePoint, zoom: number): number | null {
+  if (!grid) return null;
+  const top = stringY(p.layout, 1);
+  if (p.y < top - BAR_NUMBER_RISE - 9 || p.y > top - 4) return null;
+  let best: number | null = null;
+  let bestDistance = BAR_HANDLE_PX;
+  grid.downbeats.forEach((d, bar) => {
+    const x = (grid.beats[d] ?? 0) * zoom;
+    // The number is drawn right of the line: the handle reaches further that way.
+    const distance = p.x >= x ? Math.max(0, p.x - x - 14) : x - p.x;
+    if (distance <= bestDistance) {
+      best = bar;
+      bestDistance = distance;
+    }
+  });
+  return best;
+}
 
 function samePreset(n: NoteEvent, p: BendPreset): boolean {
   return (

@@ -6,15 +6,20 @@ import {
   markSaved,
   redo,
   undo,
+  type BeatGrid,
   type ChordEvent,
   type History as CoreHistory,
   type NoteEvent,
 } from '@riffscribe/core';
 
-/** The editable content of a lesson: its notes and chords, each sorted by time. */
+/**
+ * The editable content of a lesson: its notes and chords, each sorted by time, and its beats and
+ * bars (absent until they are loaded; the bar-line corrections edit them).
+ */
 export interface LessonDoc {
   readonly notes: readonly NoteEvent[];
   readonly chords: readonly ChordEvent[];
+  readonly beats?: BeatGrid | undefined;
 }
 
 /**

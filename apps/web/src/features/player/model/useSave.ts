@@ -1,4 +1,4 @@
-import { AUTO_SAVE_MS, MESSAGES, SAVED_NOTICE_MS } from '@riffscribe/core';
+import { AUTO_SAVE_MS, MESSAGES, SAVED_NOTICE_MS, sameGrid, type BeatGrid } from '@riffscribe/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { playerApi } from '../api/playerApi';
 import { clearDraft } from '../editor/useDraft';
@@ -14,8 +14,14 @@ export function useSave(input: {
   history: History;
   setHistory: (h: History) => void;
   enabled: boolean;
+  /** The beats and bars as the server sent them: saved again only once they differ. */
+  loadedBeats?: BeatGrid | undefined;
 }) {
-  const { jobId, history, setHistory, enabled } = input;
+  const { jobId, history, setHistory, enabled, loadedBeats } = input;
+  const savedBeats = useRef<BeatGrid | undefined>(loadedBeats);
+  useEffect(() => {
+    savedBeats.current = loadedBeats;
+  }, [loadedBeats]);
   const [saving, setSaving] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const latest = useRef({ history, setHistory, saving });
@@ -30,6 +36,11 @@ export function useSave(input: {
     try {
       await playerApi.saveNotes(jobId, h.doc.notes);
       await playerApi.saveChords(jobId, h.doc.chords);
+      const beats = h.doc.beats;
+      if (beats && !sameGrid(beats, savedBeats.current)) {
+        await playerApi.saveBeats(jobId, beats);
+        savedBeats.current = beats;
+      }
       // The copy in local storage (useDraft) is no longer needed unless edits came in meanwhile.
       if (latest.current.history.doc === h.doc) {
         latest.current.setHistory(markSaved(latest.current.history));

@@ -4,17 +4,29 @@ import { useMemo } from 'react';
 import { session } from '../../../api/session';
 
 /**
- * The lesson's beats and bars (GET /api/beats: the engine's grid, or the server's steady 4/4 at
- * 120 for a lesson without one). Until it arrives, or if it cannot be read, core's default grid
- * over the video, so the notation view always has bars to draw.
+ * The lesson's beats and bars (GET /api/beats: the owner's corrected grid for the edited version
+ * where one was saved, else the engine's, or the server's steady 4/4 at 120 for a lesson without
+ * one). Undefined while it loads; if it cannot be read, core's default grid over `duration`, so
+ * the tab and the notation view always have bars to draw.
  */
-export function useBeatGrid(jobId: string, duration: number): BeatGrid {
+export function useBeatGrid(
+  jobId: string,
+  edited: boolean,
+  duration: number,
+): { grid: BeatGrid | undefined; source: BeatsResponse['source'] | undefined } {
   const beats = useQuery({
-    queryKey: ['beats', jobId],
-    queryFn: () => session.api<BeatsResponse>(`/api/beats?jobId=${encodeURIComponent(jobId)}`),
+    queryKey: ['beats', jobId, edited],
+    queryFn: () =>
+      session.api<BeatsResponse>(
+        `/api/beats?jobId=${encodeURIComponent(jobId)}&edit_version=${String(edited)}`,
+      ),
     staleTime: Infinity,
     retry: 1,
   });
-  const fallback = useMemo(() => defaultGrid(duration), [duration]);
-  return beats.data?.grid ?? fallback;
+  const failed = beats.isError;
+  const fallback = useMemo(
+    () => (failed ? defaultGrid(Math.max(duration, 1)) : undefined),
+    [failed, duration],
+  );
+  return { grid: beats.data?.grid ?? fallback, source: beats.data?.source };
 }

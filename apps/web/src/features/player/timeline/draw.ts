@@ -16,7 +16,16 @@ const LABEL_FONT = `700 11px 'Inter Var', Inter, system-ui, -apple-system, 'Sego
 
 type Ctx = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
-/** Lanes, string lines and ruler between content x0 and x1. */
+/** A bar line: where bar `number` (1 = the first) starts, seconds. */
+export interface BarLine {
+  time: number;
+  number: number;
+}
+
+/** Distance above string 1's line of the bar numbers' middle, CSS px (the handle to drag). */
+export const BAR_NUMBER_RISE = 11;
+
+/** Lanes, string lines, bar lines with their numbers, and ruler between content x0 and x1. */
 export function drawStaff(
   ctx: Ctx,
   layout: TimelineLayout,
@@ -25,6 +34,7 @@ export function drawStaff(
   x1: number,
   ticks: readonly RulerTick[],
   zoom: number,
+  bars: readonly BarLine[] = [],
 ): void {
   ctx.fillStyle = theme.background;
   ctx.fillRect(x0, 0, x1 - x0, layout.height);
@@ -40,6 +50,27 @@ export function drawStaff(
     ctx.lineTo(x1, y);
   }
   ctx.stroke();
+  if (bars.length > 0) {
+    // Bar lines across the staff, as tab is printed, numbered above string 1.
+    const top = Math.round(stringY(layout, 1)) + 0.5;
+    const bottom = Math.round(stringY(layout, STRING_COUNT)) + 0.5;
+    ctx.strokeStyle = theme.muted;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    for (const bar of bars) {
+      const x = Math.round(bar.time * zoom) + 0.5;
+      ctx.moveTo(x, top - BAR_NUMBER_RISE + 5);
+      ctx.lineTo(x, bottom);
+    }
+    ctx.stroke();
+    ctx.lineWidth = 1;
+    ctx.fillStyle = theme.muted;
+    ctx.font = SMALL_FONT;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    for (const bar of bars)
+      ctx.fillText(String(bar.number), Math.round(bar.time * zoom) + 4, top - BAR_NUMBER_RISE);
+  }
   ctx.strokeStyle = theme.ruler;
   ctx.fillStyle = theme.muted;
   ctx.font = SMALL_FONT;

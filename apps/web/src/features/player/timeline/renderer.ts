@@ -1,7 +1,7 @@
-import type { ChordEvent } from '@riffscribe/core';
+import type { BeatGrid, ChordEvent } from '@riffscribe/core';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
-import { drawFrets, drawGlyphs, drawStaff } from './draw';
+import { drawFrets, drawGlyphs, drawStaff, type BarLine } from './draw';
 import {
   FRET_FONT_PX,
   buildGlyphs,
@@ -27,6 +27,19 @@ export interface TimelineContent {
   chordText: (chord: ChordEvent) => string;
   zoom: number;
   theme: CanvasTheme;
+  /** The lesson's beats and bars: bar lines across the staff. */
+  grid?: BeatGrid | undefined;
+}
+
+/** Bar lines of `grid` between t0 and t1 seconds. */
+export function barLinesBetween(grid: BeatGrid | undefined, t0: number, t1: number): BarLine[] {
+  if (!grid) return [];
+  const out: BarLine[] = [];
+  grid.downbeats.forEach((d, bar) => {
+    const time = grid.beats[d];
+    if (time !== undefined && time >= t0 && time <= t1) out.push({ time, number: bar + 1 });
+  });
+  return out;
 }
 
 type Tile = HTMLCanvasElement | OffscreenCanvas;
@@ -94,7 +107,8 @@ export class TimelineRenderer {
       c.chords === content.chords &&
       c.chordText === content.chordText &&
       c.zoom === content.zoom &&
-      c.theme === content.theme
+      c.theme === content.theme &&
+      c.grid === content.grid
     ) {
       return;
     }
@@ -256,7 +270,16 @@ export class TimelineRenderer {
       const t1 = x1 / zoom;
       // Ticks from a little earlier, so a label that starts in the tile before continues here.
       const ticks = rulerTicks(Math.max(0, t0 - 60 / zoom), t1, zoom);
-      drawStaff(ctx, layout, content.theme, x0, x1, ticks, zoom);
+      drawStaff(
+        ctx,
+        layout,
+        content.theme,
+        x0,
+        x1,
+        ticks,
+        zoom,
+        barLinesBetween(content.grid, Math.max(0, t0 - 40 / zoom), t1),
+      );
       const glyphs = buildGlyphs({
         index: content.index,
         chords: content.chords,

@@ -1,4 +1,4 @@
-import type { ChordEvent, Tuning } from '@riffscribe/core';
+import { barLineTimes, type BeatGrid, type ChordEvent, type Tuning } from '@riffscribe/core';
 import { useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
@@ -52,10 +52,12 @@ export function TimelineCanvas(props: {
   onZoom: (zoom: number) => void;
   tuning: Tuning;
   capo: number;
+  /** The lesson's beats and bars: bar lines across the staff. */
+  grid?: BeatGrid | undefined;
   /** Edit mode's handlers; absent in view mode (and fullscreen, where the tab is read-only). */
   editing?: TimelineEditing | undefined;
 }) {
-  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom, tuning, capo, editing } =
+  const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom, tuning, capo, grid, editing } =
     props;
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -89,7 +91,7 @@ export function TimelineCanvas(props: {
   useEffect(() => {
     if (!renderer || !size || !theme) return;
     renderer.resize(size.width, size.height, size.dpr);
-    renderer.setContent({ index, chords, chordText, zoom, theme });
+    renderer.setContent({ index, chords, chordText, zoom, theme, grid });
     let last = '';
     let lastOverlay: TimelineOverlay | null = null;
     const draw = () => {
@@ -112,7 +114,7 @@ export function TimelineCanvas(props: {
     return () => {
       off();
     };
-  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop, overlay]);
+  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop, overlay, grid]);
 
   useEffect(() => {
     const el = canvas.current;
@@ -155,6 +157,13 @@ export function TimelineCanvas(props: {
         data-testid="timeline"
         data-zoom={Math.round(zoom)}
         data-editing={editing ? 'true' : 'false'}
+        data-bar-lines={
+          grid
+            ? barLineTimes(grid)
+                .map((t) => t.toFixed(3))
+                .join(' ')
+            : ''
+        }
         onPointerDown={(e) => {
           if (e.button !== 0 || !size) return;
           e.currentTarget.setPointerCapture(e.pointerId);
