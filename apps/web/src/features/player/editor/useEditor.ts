@@ -506,24 +506,27 @@ export function useEditor(input: {
 
 export type Editor = ReturnType<typeof useEditor>;
 
-/** Content px either side of a bar line where its number grabs it. */
-const BAR_HANDLE_PX = 10;
+/** Content px around a bar number (and its line's top) that still grab it. */
+const BAR_HANDLE_PX = 4;
+/** Width of a bar number's digit, CSS px (10 px semibold). */
+const BAR_DIGIT_PX = 7;
 
 /**
- * The bar whose handle (its number, just above string 1, and the line's top) is at `p`, or
- * null. Only that strip grabs a bar line: on the strings a click still selects the notes that
- * sit on the bar line.
+ * The bar whose handle (its number just above string 1, and the top of its line) is at `p`, or
+ * null. Only that small box grabs a bar line: elsewhere a click still selects the notes that sit
+ * on the bar line, and a drag still draws a selection rectangle.
  */
 function barHandleAt(grid: BeatGrid | undefined, p: TimelinePoint, zoom: number): number | null {
   if (!grid) return null;
   const top = stringY(p.layout, 1);
-  if (p.y < top - BAR_NUMBER_RISE - 9 || p.y > top - 4) return null;
+  if (p.y < top - BAR_NUMBER_RISE - 8 || p.y > top - 4) return null;
   let best: number | null = null;
   let bestDistance = BAR_HANDLE_PX;
   grid.downbeats.forEach((d, bar) => {
     const x = (grid.beats[d] ?? 0) * zoom;
-    // The number is drawn right of the line: the handle reaches further that way.
-    const distance = p.x >= x ? Math.max(0, p.x - x - 14) : x - p.x;
+    // The number is drawn from 4 px right of the line.
+    const width = 4 + BAR_DIGIT_PX * String(bar + 1).length;
+    const distance = p.x >= x ? Math.max(0, p.x - x - width) : x - p.x;
     if (distance <= bestDistance) {
       best = bar;
       bestDistance = distance;
