@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
@@ -121,7 +121,7 @@ describe('the share menu in the player', () => {
       json: { sharedToExplore: true },
     });
     expect(res.status).toBe(200);
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
     const page = await context.newPage();
     try {
       await openLesson(page, server.url, shared);
@@ -137,6 +137,14 @@ describe('the share menu in the player', () => {
       expect(await page.getByRole('button', { name: 'Share' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /^Rate/ }).count()).toBe(0);
       await shootBoth(page, 'player-signed-out');
+      // The tab as a file for other programs needs no account (issue 15).
+      await page.getByRole('button', { name: 'Download tab' }).click();
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: 'Text tab (.txt)' }).click(),
+      ]);
+      expect(file.suggestedFilename()).toMatch(/\.txt$/);
+      expect(readFileSync(await file.path(), 'utf8')).toContain('e|');
 
       await page.goto(`${server.url}/lesson/${hidden}`);
       await page.getByText('Failed to load job. Please check the Job ID.').waitFor();
