@@ -122,6 +122,20 @@ describe('bar lines in the editor', () => {
     await page.reload();
     await page.locator('.lp[data-mode="edit"]').waitFor();
     await expect.poll(barLines).toEqual(before);
+    // The notation view writes the notes on the same bars: two of 4/4, the bar cut short by the
+    // tapped bar line (two beats), then 3/4.
+    await page
+      .getByRole('group', { name: 'Tab view mode' })
+      .getByRole('button', { name: 'Notation' })
+      .click();
+    const notation = page.locator('.lp-notation[data-state="ready"]');
+    await notation.waitFor({ timeout: 60_000 });
+    const meters = ((await notation.getAttribute('data-meters')) ?? '').split(' ');
+    expect(meters.slice(0, 4)).toEqual(['4/4', '4/4', '2/4', '3/4']);
+    await page
+      .getByRole('group', { name: 'Tab view mode' })
+      .getByRole('button', { name: 'Tab' })
+      .click();
   });
 
   it('shows the bar lines in the dark colour scheme too', async () => {

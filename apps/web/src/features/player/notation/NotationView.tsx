@@ -140,7 +140,15 @@ export function NotationView(props: {
   };
 
   return (
-    <div className="lp-notation" ref={scroller} data-state={state}>
+    <div
+      className="lp-notation"
+      ref={scroller}
+      data-state={state}
+      data-bars={score.bars.length}
+      data-meters={score.bars
+        .map((b) => `${String(b.numerator)}/${String(b.denominator)}`)
+        .join(' ')}
+    >
       <div className="lp-notation-bar">
         <button
           type="button"
