@@ -1,6 +1,7 @@
 import {
   AlphaTabApi,
   LayoutMode,
+  NotationElement,
   PlayerMode,
   ScrollMode,
   Settings,
@@ -76,6 +77,8 @@ export function NotationView(props: {
     settings.core.fontDirectory = '/font/';
     settings.core.engine = 'svg';
     settings.display.layoutMode = LayoutMode.Page;
+    // The engine hears no dynamics: alphaTab's default forte under the first note says nothing.
+    settings.notation.elements.set(NotationElement.EffectDynamics, false);
     settings.player.playerMode = PlayerMode.EnabledExternalMedia;
     settings.player.enableCursor = true;
     settings.player.enableAnimatedBeatCursor = false;

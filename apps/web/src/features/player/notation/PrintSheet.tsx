@@ -49,6 +49,7 @@ export function PrintSheet(props: {
     settings.player.playerMode = PlayerMode.Disabled;
     // The header below says it; alphaTab's own title would repeat it.
     settings.notation.elements.set(NotationElement.ScoreTitle, false);
+    settings.notation.elements.set(NotationElement.EffectDynamics, false);
     const api = new AlphaTabApi(element, settings);
     api.postRenderFinished.on(done);
     api.error.on(failed);
