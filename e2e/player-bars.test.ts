@@ -119,6 +119,15 @@ describe('bar lines in the editor', () => {
     expect(saved.grid.downbeats.map((d) => +saved.grid.beats[d]!.toFixed(3))).toEqual(before);
     // The AI's version keeps the default bars.
     expect((await beats(false)).source).toBe('default');
+    // The AI's version shows its own bars; back on the edited one, the saved bars come back.
+    await page.getByRole('button', { name: 'Tabs source' }).click();
+    await page.getByRole('menuitemradio', { name: 'Original (AI)' }).click();
+    await page.locator('.lp[data-tabs-version="original"]').waitFor();
+    await expect.poll(async () => (await barLines()).slice(0, 3)).toEqual([0, 2, 4]);
+    await page.getByRole('button', { name: 'Tabs source' }).click();
+    await page.getByRole('menuitemradio', { name: 'Edited' }).click();
+    await page.locator('.lp[data-mode="edit"]').waitFor();
+    await expect.poll(barLines).toEqual(before);
     await page.reload();
     await page.locator('.lp[data-mode="edit"]').waitFor();
     await expect.poll(barLines).toEqual(before);

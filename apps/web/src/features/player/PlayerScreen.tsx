@@ -93,6 +93,13 @@ export function PlayerScreen(props: {
   const duration = videoState.duration > 0 ? videoState.duration : (lesson.duration ?? 0);
   const stemUrl = content.stemUrl ?? null;
 
+  // The edited version read at load time may be older than what was saved since: forget it when
+  // the player turns to the original, so that turning back reads what the server has.
+  useEffect(() => {
+    if (settings.tabSource !== 'original') return;
+    for (const key of ['lesson-notes', 'lesson-chords', 'beats'])
+      queryClient.removeQueries({ queryKey: [key, jobId, true], exact: true });
+  }, [settings.tabSource, jobId, queryClient]);
   useRecordLoad(jobId, !signedOut && content.notes !== undefined);
   useCreditsRefresh(!signedOut && !isOwner && content.notes !== undefined);
   usePlaybackLoop(video, index, settings.loop, bus);

@@ -22,6 +22,8 @@ export function useBeatGrid(
       ),
     staleTime: Infinity,
     retry: 1,
+    // Switching the tabs source keeps the player on screen (as the notes do) until it arrives.
+    placeholderData: (previous) => previous,
   });
   const failed = beats.isError;
   const fallback = useMemo(
