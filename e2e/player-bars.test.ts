@@ -71,7 +71,7 @@ describe('bar lines in the editor', () => {
   });
 
   it('moves a bar line by dragging its number, one undoable step', async () => {
-    const y = (await stringLineY(page, 1)) - 11;
+    const y = (await stringLineY(page, 1)) - 14;
     const from = await timeX(page, 2);
     await page.mouse.move(from + 6, y);
     await page.mouse.down();

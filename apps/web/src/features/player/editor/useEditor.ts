@@ -508,8 +508,8 @@ export type Editor = ReturnType<typeof useEditor>;
 
 /** Content px around a bar number (and its line's top) that still grab it. */
 const BAR_HANDLE_PX = 4;
-/** Width of a bar number's digit, CSS px (10 px semibold). */
-const BAR_DIGIT_PX = 7;
+/** Width of a bar number's digit, CSS px (11 px bold). */
+const BAR_DIGIT_PX = 8;
 
 /**
  * The bar whose handle (its number just above string 1, and the top of its line) is at `p`, or
@@ -519,7 +519,8 @@ const BAR_DIGIT_PX = 7;
 function barHandleAt(grid: BeatGrid | undefined, p: TimelinePoint, zoom: number): number | null {
   if (!grid) return null;
   const top = stringY(p.layout, 1);
-  if (p.y < top - BAR_NUMBER_RISE - 8 || p.y > top - 4) return null;
+  // From above the number to just above string 1's fret numbers (their box starts 8.5 px up).
+  if (p.y < top - BAR_NUMBER_RISE - 8 || p.y > top - 9) return null;
   let best: number | null = null;
   let bestDistance = BAR_HANDLE_PX;
   grid.downbeats.forEach((d, bar) => {

@@ -23,7 +23,7 @@ export interface BarLine {
 }
 
 /** Distance above string 1's line of the bar numbers' middle, CSS px (the handle to drag). */
-export const BAR_NUMBER_RISE = 11;
+export const BAR_NUMBER_RISE = 14;
 
 /** Lanes, string lines, bar lines with their numbers, and ruler between content x0 and x1. */
 export function drawStaff(
@@ -59,13 +59,13 @@ export function drawStaff(
     ctx.beginPath();
     for (const bar of bars) {
       const x = Math.round(bar.time * zoom) + 0.5;
-      ctx.moveTo(x, top - BAR_NUMBER_RISE + 5);
+      ctx.moveTo(x, top - BAR_NUMBER_RISE + 6);
       ctx.lineTo(x, bottom);
     }
     ctx.stroke();
     ctx.lineWidth = 1;
     ctx.fillStyle = theme.muted;
-    ctx.font = SMALL_FONT;
+    ctx.font = LABEL_FONT;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     for (const bar of bars)
