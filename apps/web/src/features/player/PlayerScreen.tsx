@@ -150,7 +150,14 @@ export function PlayerScreen(props: {
     !!content.settings &&
     beats.grid !== undefined;
   // Edit mode (spec section 4): edit permission, the edited tabs, and not fullscreen.
-  const canEditHere = meta.canEdit && settings.tabSource === 'edited' && ready;
+  // Not on the other version's notes or bars while the tabs source switches (they are on screen
+  // until the edited version arrives).
+  const canEditHere =
+    meta.canEdit &&
+    settings.tabSource === 'edited' &&
+    ready &&
+    !content.switching &&
+    !beats.switching;
   const editing = canEditHere && settings.fullscreen === 'none';
   const editor = useEditor({
     enabled: editing,

@@ -18,6 +18,11 @@ export interface LessonContent {
   videoUrl: string | undefined;
   /** Signed link to the guitar stem, null when the lesson has none. */
   stemUrl: string | null | undefined;
+  /**
+   * The notes or chords shown are the other version's, kept on screen while the tabs source
+   * switches (react-query's placeholder): nothing may be edited on them.
+   */
+  switching: boolean;
   /** A 402 on notes or chords: no view credits left. */
   noCredits: boolean;
   error: Error | null;
@@ -98,6 +103,7 @@ export function useLessonContent(jobId: string, tabSource: TabSource) {
     settings: results.data,
     videoUrl: video.data,
     stemUrl: stem.isError ? null : stem.data,
+    switching: notes.isPlaceholderData || chords.isPlaceholderData,
     noCredits: is402(notes.error) || is402(chords.error),
     error: failed instanceof Error ? failed : null,
     refreshVideo,

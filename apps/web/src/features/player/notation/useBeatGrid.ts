@@ -13,7 +13,12 @@ export function useBeatGrid(
   jobId: string,
   edited: boolean,
   duration: number,
-): { grid: BeatGrid | undefined; source: BeatsResponse['source'] | undefined } {
+): {
+  grid: BeatGrid | undefined;
+  source: BeatsResponse['source'] | undefined;
+  /** The grid shown is the other version's, kept while the tabs source switches. */
+  switching: boolean;
+} {
   const beats = useQuery({
     queryKey: ['beats', jobId, edited],
     queryFn: () =>
@@ -30,5 +35,9 @@ export function useBeatGrid(
     () => (failed ? defaultGrid(Math.max(duration, 1)) : undefined),
     [failed, duration],
   );
-  return { grid: beats.data?.grid ?? fallback, source: beats.data?.source };
+  return {
+    grid: beats.data?.grid ?? fallback,
+    source: beats.data?.source,
+    switching: beats.isPlaceholderData,
+  };
 }
