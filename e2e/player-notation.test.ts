@@ -7,7 +7,7 @@ import { launchChromium, screenshot, SCREENSHOT_DIR } from './support/browser.js
 import { techniqueLesson } from './support/lesson-data.js';
 import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
 import { makeVideo, mediaDir } from './support/media.js';
-import { openLesson, seekTo } from './support/player.js';
+import { openLesson, seekTo, showView } from './support/player.js';
 import { DESKTOP } from './support/shots.js';
 
 /**
@@ -52,14 +52,7 @@ describe('the notation view', () => {
     return { context, page, jobId };
   }
 
-  const openNotation = async (page: Page) => {
-    await page
-      .getByRole('group', { name: 'Tab view mode' })
-      .getByRole('button', { name: 'Notation' })
-      .click();
-    await page.locator('.lp-notation[data-state="ready"]').waitFor({ timeout: 60_000 });
-    await page.locator('.lp-notation svg').first().waitFor();
-  };
+  const openNotation = (page: Page) => showView(page, 'Notation');
 
   it('renders, follows the video, seeks on a click and prints', async () => {
     const { context, page } = await lessonPage('light');

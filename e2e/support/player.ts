@@ -70,3 +70,15 @@ export async function zoomTimeline(page: Page, target: 10 | 600): Promise<void> 
   }
   throw new Error(`zoom did not reach ${String(target)}`);
 }
+
+/** Switches the tab area to the tab or the notation view; the notation once drawn. */
+export async function showView(page: Page, view: 'Tab' | 'Notation'): Promise<void> {
+  await page
+    .getByRole('group', { name: 'Tab view mode' })
+    .getByRole('button', { name: view })
+    .click();
+  if (view === 'Notation') {
+    await page.locator('.lp-notation[data-state="ready"]').waitFor({ timeout: 60_000 });
+    await page.locator('.lp-notation svg').first().waitFor();
+  }
+}

@@ -16,7 +16,6 @@ import {
 import { z } from 'zod';
 import type { AppContext, AuthUser } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
-import { jobObjectKey } from '../storage/keys.js';
 import type { FileVersion } from '../repositories/job-files.repository.js';
 import type { JobRecord } from '../repositories/jobs.repository.js';
 import { EXPORT_FORMAT_TABLE } from './export-formats.js';
@@ -93,17 +92,7 @@ export class ExportService {
         `The beats cannot be saved: the last beat (at ${last.toFixed(2)} s) is more than ` +
           `${String(MAX_BEAT_SECONDS)} s past the end of the video (${job.duration.toFixed(2)} s).`,
       );
-    const body = Buffer.from(JSON.stringify(grid));
-    const key = jobObjectKey(job.id, 'beats.json', 'edited');
-    await this.ctx.store.put(key, body, 'application/json');
-    await this.jobs.files.upsert({
-      jobId: job.id,
-      name: 'beats',
-      version: 'edited',
-      key,
-      contentType: 'application/json',
-      size: body.length,
-    });
+    await this.jobs.saveEditedJson(job.id, 'beats', grid);
     return { saved: grid.beats.length };
   }
 

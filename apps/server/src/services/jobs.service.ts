@@ -260,18 +260,26 @@ export class JobsService {
       }
     }
     const sorted = [...events].sort((a, b) => a.time - b.time || a.end_time - b.end_time);
-    const body = Buffer.from(JSON.stringify(sorted));
-    const key = jobObjectKey(job.id, `${kind}.json`, 'edited');
+    await this.saveEditedJson(job.id, kind, sorted);
+    return { saved: sorted.length };
+  }
+
+  /**
+   * Stores `value` as the edited version of the job's output file `name` (`name.json`), beside
+   * the original: the notes, the chords, the beats (ExportService.saveBeats).
+   */
+  async saveEditedJson(jobId: string, name: string, value: unknown): Promise<void> {
+    const body = Buffer.from(JSON.stringify(value));
+    const key = jobObjectKey(jobId, `${name}.json`, 'edited');
     await this.ctx.store.put(key, body, 'application/json');
     await this.files.upsert({
-      jobId: job.id,
-      name: kind,
+      jobId,
+      name,
       version: 'edited',
       key,
       contentType: 'application/json',
       size: body.length,
     });
-    return { saved: sorted.length };
   }
 
   /**

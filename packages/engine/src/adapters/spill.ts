@@ -4,6 +4,36 @@ import path from 'node:path';
 import type { ClipAudio, RowSource } from '../types.js';
 
 /**
+ * A new file in the OS temp folder, opened for reading and writing and unlinked at once: it lives
+ * only as long as the descriptor, so nothing is left behind however the process ends.
+ */
+function openUnlinked(name: string): number {
+  const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-spill-'));
+  try {
+    return openSync(path.join(dir, name), 'w+', 0o600);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes all of `bytes` at byte `position`. */
+function writeAll(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.length)
+    done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+}
+
+/** Fills `bytes` from byte `position`; throws when the file ends first. */
+function readAll(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.length) {
+    const n = readSync(fd, bytes, done, bytes.length - done, position + done);
+    if (n === 0) throw new Error('spill file ended early');
+    done += n;
+  }
+}
+
+/**
  * Float32 values kept on disk instead of in memory, for what grows with the length of a video
  * (its decoded samples, the model's pitch contours) so that a 10-minute video needs about the
  * memory of a 30-second clip. Values are appended in order and read back exactly (the same
@@ -21,12 +51,7 @@ export class SpillFile {
 
   /** @param blockValues values read at a time (at least what one read asks for). */
   constructor(private readonly blockValues = 1 << 16) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-spill-'));
-    try {
-      this.fd = openSync(path.join(dir, 'values.f32'), 'w+', 0o600);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    this.fd = openUnlinked('values.f32');
   }
 
   /** Values appended so far. */
@@ -37,9 +62,7 @@ export class SpillFile {
   append(values: Float32Array): void {
     const fd = this.open();
     const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-    let done = 0;
-    while (done < bytes.length)
-      done += writeSync(fd, bytes, done, bytes.length - done, this.written * 4 + done);
+    writeAll(fd, bytes, this.written * 4);
     this.written += values.length;
   }
 
@@ -66,12 +89,7 @@ export class SpillFile {
     const count = Math.min(this.written - from, Math.max(this.blockValues, to - from));
     if (this.cache.length < count) this.cache = new Float32Array(count);
     const bytes = new Uint8Array(this.cache.buffer, 0, count * 4);
-    let done = 0;
-    while (done < bytes.length) {
-      const n = readSync(fd, bytes, done, bytes.length - done, from * 4 + done);
-      if (n === 0) throw new Error('spill file ended early');
-      done += n;
-    }
+    readAll(fd, bytes, from * 4);
     this.cacheStart = from;
     this.cacheLength = count;
   }
@@ -113,12 +131,7 @@ export class SpilledWords {
       cachedPages < 1
     )
       throw new RangeError('pageWords and cachedPages must be positive integers');
-    const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-spill-'));
-    try {
-      this.fd = openSync(path.join(dir, 'values.u16'), 'w+', 0o600);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    this.fd = openUnlinked('values.u16');
   }
 
   /** Values appended so far. */
@@ -129,9 +142,7 @@ export class SpilledWords {
   append(values: Uint16Array): void {
     const fd = this.open();
     const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-    let done = 0;
-    while (done < bytes.length)
-      done += writeSync(fd, bytes, done, bytes.length - done, this.written * 2 + done);
+    writeAll(fd, bytes, this.written * 2);
     // A page read before this append may have been the short last one: read it again.
     const partial = Math.floor(this.written / this.pageWords);
     this.pages.delete(partial);
@@ -180,12 +191,7 @@ export class SpilledWords {
     }
     words ??= new Uint16Array(this.pageWords);
     const bytes = new Uint8Array(words.buffer, 0, count * 2);
-    let done = 0;
-    while (done < bytes.length) {
-      const n = readSync(fd, bytes, done, bytes.length - done, from * 2 + done);
-      if (n === 0) throw new Error('spill file ended early');
-      done += n;
-    }
+    readAll(fd, bytes, from * 2);
     this.pages.set(index, words);
     return words;
   }

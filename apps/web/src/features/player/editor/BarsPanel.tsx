@@ -3,6 +3,10 @@ import { useEffect, useState } from 'react';
 import type { Editor } from './useEditor';
 
 const UNITS: readonly BeatGrid['beat_unit'][] = [2, 4, 8, 16];
+const SCALES = [
+  { factor: 2, label: 'Double the beats' },
+  { factor: 0.5, label: 'Halve the beats' },
+] as const;
 
 /**
  * The bars of the lesson (issue 15), corrected by hand: the time signature from the bar at the
@@ -89,24 +93,18 @@ export function BarsPanel(props: { editor: Editor; onClose: () => void }) {
         </button>
       </div>
       <div className="lp-refinger-actions">
-        <button
-          type="button"
-          className="lp-tool"
-          onClick={() => {
-            editor.scaleBeats(2);
-          }}
-        >
-          Double the beats
-        </button>
-        <button
-          type="button"
-          className="lp-tool"
-          onClick={() => {
-            editor.scaleBeats(0.5);
-          }}
-        >
-          Halve the beats
-        </button>
+        {SCALES.map(({ factor, label }) => (
+          <button
+            key={factor}
+            type="button"
+            className="lp-tool"
+            onClick={() => {
+              editor.scaleBeats(factor);
+            }}
+          >
+            {label}
+          </button>
+        ))}
       </div>
       <p className="lp-refinger-hint">
         Drag a bar number on the tab to move its bar line; press M on the one while the video plays

@@ -1,12 +1,4 @@
-import {
-  AlphaTabApi,
-  LayoutMode,
-  NotationElement,
-  PlayerMode,
-  ScrollMode,
-  Settings,
-  type model,
-} from '@coderline/alphatab';
+import { AlphaTabApi, PlayerMode, ScrollMode, type model } from '@coderline/alphatab';
 import {
   barStartTicks,
   scoreOf,
@@ -20,6 +12,7 @@ import { toAlphaTab } from '@riffscribe/core/notation';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import type { PlaybackBus } from '../playback/playbackBus';
 import { PrintSheet } from './PrintSheet';
+import { sheetSettings } from './sheetSettings';
 
 /** alphaTab's cursor to `tick` (an imperative call on the instance, outside React's state). */
 function moveCursor(api: AlphaTabApi, tick: number): void {
@@ -73,12 +66,7 @@ export function NotationView(props: {
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const settings = new Settings();
-    settings.core.fontDirectory = '/font/';
-    settings.core.engine = 'svg';
-    settings.display.layoutMode = LayoutMode.Page;
-    // The engine hears no dynamics: alphaTab's default forte under the first note says nothing.
-    settings.notation.elements.set(NotationElement.EffectDynamics, false);
+    const settings = sheetSettings();
     settings.player.playerMode = PlayerMode.EnabledExternalMedia;
     settings.player.enableCursor = true;
     settings.player.enableAnimatedBeatCursor = false;

@@ -1,14 +1,8 @@
-import {
-  AlphaTabApi,
-  LayoutMode,
-  NotationElement,
-  PlayerMode,
-  Settings,
-  type model,
-} from '@coderline/alphatab';
+import { AlphaTabApi, NotationElement, PlayerMode, type model } from '@coderline/alphatab';
 import { spellTuning, tuningName } from '@riffscribe/core';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { sheetSettings } from './sheetSettings';
 
 /**
  * The whole notation on paper: rendered apart from the player (every bar, no cursor, the width
@@ -41,15 +35,11 @@ export function PrintSheet(props: {
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const settings = new Settings();
-    settings.core.fontDirectory = '/font/';
-    settings.core.engine = 'svg';
+    const settings = sheetSettings();
     settings.core.enableLazyLoading = false;
-    settings.display.layoutMode = LayoutMode.Page;
     settings.player.playerMode = PlayerMode.Disabled;
     // The header below says it; alphaTab's own title would repeat it.
     settings.notation.elements.set(NotationElement.ScoreTitle, false);
-    settings.notation.elements.set(NotationElement.EffectDynamics, false);
     const api = new AlphaTabApi(element, settings);
     api.postRenderFinished.on(done);
     api.error.on(failed);

@@ -15,7 +15,6 @@ export function useBeatGrid(
   duration: number,
 ): {
   grid: BeatGrid | undefined;
-  source: BeatsResponse['source'] | undefined;
   /** The grid shown is the other version's, kept while the tabs source switches. */
   switching: boolean;
 } {
@@ -35,9 +34,5 @@ export function useBeatGrid(
     () => (failed ? defaultGrid(Math.max(duration, 1)) : undefined),
     [failed, duration],
   );
-  return {
-    grid: beats.data?.grid ?? fallback,
-    source: beats.data?.source,
-    switching: beats.isPlaceholderData,
-  };
+  return { grid: beats.data?.grid ?? fallback, switching: beats.isPlaceholderData };
 }

@@ -1,4 +1,4 @@
-import type { BeatGrid, ChordEvent } from '@riffscribe/core';
+import { barLineTimes, type BeatGrid, type ChordEvent } from '@riffscribe/core';
 import type { NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
 import { drawFrets, drawGlyphs, drawStaff, type BarLine } from './draw';
@@ -34,12 +34,9 @@ export interface TimelineContent {
 /** Bar lines of `grid` between t0 and t1 seconds. */
 export function barLinesBetween(grid: BeatGrid | undefined, t0: number, t1: number): BarLine[] {
   if (!grid) return [];
-  const out: BarLine[] = [];
-  grid.downbeats.forEach((d, bar) => {
-    const time = grid.beats[d];
-    if (time !== undefined && time >= t0 && time <= t1) out.push({ time, number: bar + 1 });
-  });
-  return out;
+  return barLineTimes(grid)
+    .map((time, bar) => ({ time, number: bar + 1 }))
+    .filter(({ time }) => time >= t0 && time <= t1);
 }
 
 type Tile = HTMLCanvasElement | OffscreenCanvas;
