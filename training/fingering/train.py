@@ -243,7 +243,7 @@ def run_split(name, train, test, args, base_preds, log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--corpus', help='real-tabs folder (default $RIFFSCRIBE_REAL_TABS or ../shared/datasets/real-tabs)')
-    ap.add_argument('--steps', type=int, default=400, help='training steps per model (batch 32 x 128 notes)')
+    ap.add_argument('--steps', type=int, default=800, help='training steps per model (batch 32 x 128 notes)')
     ap.add_argument('--folds', type=int, default=5, help='k of the k-fold by song')
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--only', choices=['loso', 'kfold', 'none'], help='run one evaluation only')
