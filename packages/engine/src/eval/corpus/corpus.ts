@@ -57,7 +57,8 @@ export interface CorpusItem {
   bpm: number;
 }
 
-interface Recipe extends PhraseRecipe<PhraseKind> {
+/** A string-model recipe: a phrase recipe and, for an electric guitar, how hard it is driven. */
+export interface Recipe extends PhraseRecipe<PhraseKind> {
   drive?: number;
 }
 
@@ -381,7 +382,8 @@ function perform(recipe: Recipe) {
   return performRecipe(recipe, PHRASES);
 }
 
-function build(recipe: Recipe): CorpusItem {
+/** Renders any string-model recipe (the corpus's own, or generated ones for training material). */
+export function build(recipe: Recipe): CorpusItem {
   const { truth, perf, random } = perform(recipe);
   const { seconds, ...rest } = truth;
   const instrument = {
