@@ -14,6 +14,7 @@ import type {
   Transcription,
 } from './pipeline-types.js';
 import { fingerNotes, loadFingeringModel } from './adapters/fingering-model.js';
+import { loadRefiner, refineOutput } from './adapters/refiner-model.js';
 import { strumsOf } from './tab/groups.js';
 import { guitarClassOfType } from './tab/learned/features.js';
 import { guitarSetup } from './guitar.js';
@@ -88,11 +89,12 @@ export interface LessonNoteOptions {
 }
 
 /**
- * Loads the note model and the fingering model once per process (later callers share them).
+ * Loads the note model, the note refiner and the fingering model once per process (later
+ * callers share them).
  * Call at start-up to keep model loading out of the first transcription.
  */
 export async function loadModels(): Promise<void> {
-  await Promise.all([loadModel(), loadFingeringModel()]);
+  await Promise.all([loadModel(), loadFingeringModel(), loadRefiner()]);
 }
 
 /**
@@ -149,9 +151,18 @@ export async function lessonNotes(
   // A note that starts closer to the end of the audio than the minimum note length cannot be
   // heard whole: at the edge the model sees the sound stop, not a new note.
   const lastStart = duration - config.minimum_note_length / FRAME_RATE;
-  const detected = output
-    ? extractNotes(output, defaultNoteOptions(setup, config)).filter((n) => n.time < lastStart)
-    : [];
+  // Basic Pitch's onsets sharpened by the note refiner (notes/refine.ts) before extraction.
+  const refined = output ? await refineOutput(output) : null;
+  let detected: DetectedNote[];
+  try {
+    detected = refined
+      ? extractNotes(refined.output, defaultNoteOptions(setup, config)).filter(
+          (n) => n.time < lastStart,
+        )
+      : [];
+  } finally {
+    refined?.close();
+  }
   options.onStage?.('assigning_tabs');
   const tab = options.place ? await options.place(detected) : await placeNotes(detected, config);
   options.onStage?.('detecting_techniques');

@@ -14,6 +14,7 @@ import {
 import type { ModelOutput } from '../types.js';
 import { FRAME_RATE } from '../units.js';
 import { fixtureFile } from './datasets.js';
+import { refineOutput } from '../adapters/refiner-model.js';
 import { cachedModelOutput } from './model-cache.js';
 import { scoreNotes, type TimedNote } from './notes-metrics.js';
 import { stockNotes } from './notes-stock.js';
@@ -74,9 +75,12 @@ export async function realItems(): Promise<Item[]> {
   return out;
 }
 
-/** Model output for a file, cached by the hash of its decoded samples (model-cache.ts). */
+/**
+ * Model output for a file, cached by the hash of its decoded samples (model-cache.ts), with the
+ * note refiner's onsets as the pipeline uses them (notes/refine.ts).
+ */
 export async function modelOutputFor(file: string): Promise<ModelOutput> {
-  return cachedModelOutput(await decodeAudio(file));
+  return (await refineOutput(await cachedModelOutput(await decodeAudio(file)))).output;
 }
 
 function ours(

@@ -14,6 +14,7 @@ import type { ModelOutput } from '../types.js';
 import { FRAME_RATE } from '../units.js';
 import { buildCorpusItem, CORPUS_ITEM_NAMES } from './corpus/corpus.js';
 import { placedNotes } from './evaluate.js';
+import { refineOutput } from '../adapters/refiner-model.js';
 import { cachedModelOutput } from './model-cache.js';
 import { scoreNotes, type TimedNote } from './notes-metrics.js';
 import { soundfontRecipes, soundfontScore } from './soundfont/recipes.js';
@@ -161,10 +162,12 @@ async function main() {
   ];
   const totals = { matched: 0, est: 0, ref: 0, sMatched: 0 };
   for (const clip of await clips(values.corpus, keep)) {
-    const output = await cachedModelOutput(clip.audio);
+    const raw = await cachedModelOutput(clip.audio);
+    // The stages read the onsets the pipeline reads: Basic Pitch's, refined (notes/refine.ts).
+    const { output } = await refineOutput(raw);
     const options = defaultNoteOptions(guitarSetup(clip.config), clip.config);
     const st = stages(output, options, !values.norecover);
-    const { tab, notes } = await lessonNotes(output, clip.audio, clip.config);
+    const { tab, notes } = await lessonNotes(raw, clip.audio, clip.config);
     if (values.candidates !== undefined) {
       // The candidates of the recovery at the stage it runs (after legato), labelled by truth.
       const legato = st.find(([name]) => name === 'legato')?.[1] ?? [];

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+import { EngineError } from '../errors.js';
+import { Activation } from '../notes/posteriorgram.js';
+import { REFINER_BINS, REFINER_CHANNELS, REFINER_CHUNK, refineOnsets } from '../notes/refine.js';
+import type { ModelOutput } from '../types.js';
+import { SpilledWords } from './spill.js';
+
+/**
+ * The note refiner (packages/engine/models/refiner, see its MODEL_CARD.md) on onnxruntime-node:
+ * one session per process, loaded on first use from the package's own files. notes/refine.ts
+ * builds its input and blends its output with Basic Pitch's onsets.
+ */
+
+/** The folder holding refiner.onnx (same depth from src/ and dist/). */
+export const REFINER_MODEL_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'models',
+  'refiner',
+);
+
+/** Clips longer than this many frames (about 48 s) keep the refined onsets on disk. */
+const SPILL_FRAMES = 4 * REFINER_CHUNK;
+
+type Run = (input: Float32Array, frames: number) => Promise<Float32Array>;
+let loading: Promise<Run> | undefined;
+
+async function load(): Promise<Run> {
+  try {
+    const session = await ort.InferenceSession.create(
+      path.join(REFINER_MODEL_DIR, 'refiner.onnx'),
+      // Two threads: the refiner runs alone between the note model and the later stages.
+      { intraOpNumThreads: 2, interOpNumThreads: 1, enableCpuMemArena: false },
+    );
+    return async (input, frames) => {
+      const tensor = new ort.Tensor('float32', input, [1, REFINER_CHANNELS, frames, REFINER_BINS]);
+      const out = await session.run({ posteriorgrams: tensor });
+      const onsets = out.onsets;
+      if (!onsets) throw new Error('the note refiner returned no onsets');
+      return onsets.data as Float32Array;
+    };
+  } catch (error) {
+    loading = undefined;
+    throw new EngineError('model_failed', `Could not load the note refiner: ${String(error)}`);
+  }
+}
+
+/** The process's note refiner, loaded once. */
+export function loadRefiner(): Promise<unknown> {
+  loading ??= load();
+  return loading;
+}
+
+/**
+ * The network alone: onset probabilities [frames, REFINER_BINS] for an input built by
+ * refinerInput ([REFINER_CHANNELS, frames, REFINER_BINS]).
+ */
+export async function runRefiner(input: Float32Array, frames: number): Promise<Float32Array> {
+  loading ??= load();
+  return (await loading)(input, frames);
+}
+
+/** Basic Pitch's output with refined onsets, and a way to free what the refinement kept. */
+export interface RefinedOutput {
+  output: ModelOutput;
+  close(): void;
+}
+
+/**
+ * `output` with its onset activation replaced by the blend of Basic Pitch's and the refiner's
+ * (notes/refine.ts); note activation and contours unchanged. A long clip's refined onsets go to
+ * disk; `close` removes them.
+ */
+export async function refineOutput(output: ModelOutput): Promise<RefinedOutput> {
+  loading ??= load();
+  await loading;
+  const store = output.frames.length > SPILL_FRAMES ? new SpilledWords() : undefined;
+  try {
+    const onsets = await refineOnsets(output, runRefiner, new Activation(REFINER_CHUNK, store));
+    return { output: { ...output, onsets }, close: () => store?.close() };
+  } catch (error) {
+    store?.close();
+    if (error instanceof EngineError) throw error;
+    throw new EngineError('model_failed', `The note refiner failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,111 @@
+import type { ModelOutput } from '../types.js';
+import { Activation, CONTOUR_BINS_PER_SEMITONE, MIDI_OFFSET, NOTE_BINS } from './posteriorgram.js';
+
+/**
+ * The note refiner's input and output (pure; the network runs in adapters/refiner-model.ts).
+ *
+ * The refiner (packages/engine/models/refiner, MODEL_CARD.md) reads Basic Pitch's three
+ * posteriorgrams over the guitar's range and gives a new onset activation: trained on clips with
+ * exact answers rendered by other synthesizers than the evaluation's, it finds the strings of a
+ * strum that Basic Pitch hears only as another string's harmonics, and strings struck again while
+ * they ring. Its output is averaged with Basic Pitch's own onsets (`blendOnsets`), so that the
+ * extraction rules after it (onsets.ts, tracking.ts, strums.ts) keep their meaning and Basic
+ * Pitch's evidence is never thrown away.
+ */
+
+/** Lowest MIDI pitch the refiner sees (below the lowest open string of every preset, B1). */
+export const REFINER_LOW_PITCH = 35;
+/** Pitches it sees: 35..90 (the 24th fret of the high E string and a bend above it). */
+export const REFINER_BINS = 56;
+/** Input channels: note activation, onset activation, and the three contour bins of the pitch. */
+export const REFINER_CHANNELS = 5;
+/**
+ * Frames of context either side of a chunk: more than the network's reach (17 frames), so that
+ * a clip refined chunk by chunk gives exactly what the whole clip at once would.
+ */
+export const REFINER_CONTEXT = 24;
+/** Frames refined per network call (about 12 s). */
+export const REFINER_CHUNK = 1024;
+/** The refiner's onset probability is doubled (capped at 1) before the average: measured on the
+ * tuned parts and the real excerpts (docs/evaluation.md), its probabilities run about half as
+ * high as Basic Pitch's onset activation for the same evidence. */
+export const REFINER_GAIN = 2;
+
+/**
+ * The refiner may lower Basic Pitch's onset activation to this fraction of it, no further: a
+ * peak Basic Pitch alone would take as a weak onset (0.6 of the onset threshold and up, see
+ * onsets.ts WEAK_ONSET_FACTOR) stays one, so a sound unlike the refiner's training material (a
+ * pure tone, an instrument it never heard) keeps Basic Pitch's notes. Measured on the tuned parts:
+ * the same figures as with no floor (docs/evaluation.md).
+ */
+export const REFINER_KEEP = 0.7;
+
+/**
+ * The refiner's input for frames [from, to) of `output`: [REFINER_CHANNELS, to - from,
+ * REFINER_BINS], channel-major, as training/notes/data.py `features` builds it.
+ */
+export function refinerInput(output: ModelOutput, from: number, to: number): Float32Array {
+  const frames = to - from;
+  const plane = frames * REFINER_BINS;
+  const input = new Float32Array(REFINER_CHANNELS * plane);
+  const first = REFINER_LOW_PITCH - MIDI_OFFSET;
+  for (let t = 0; t < frames; t++) {
+    const frame = from + t;
+    const contour = output.contours.at(frame);
+    for (let b = 0; b < REFINER_BINS; b++) {
+      const bin = first + b;
+      const i = t * REFINER_BINS + b;
+      input[i] = output.frames.value(frame, bin);
+      input[plane + i] = output.onsets.value(frame, bin);
+      for (let k = 0; k < CONTOUR_BINS_PER_SEMITONE; k++)
+        input[(2 + k) * plane + i] = contour?.[bin * CONTOUR_BINS_PER_SEMITONE + k] ?? 0;
+    }
+  }
+  return input;
+}
+
+/**
+ * One onset value: Basic Pitch's and the refiner's (doubled, capped at 1) averaged, but never
+ * under REFINER_KEEP of Basic Pitch's own.
+ */
+export function blendOnsets(basicPitch: number, refined: number): number {
+  return Math.max(
+    0.5 * (basicPitch + Math.min(1, REFINER_GAIN * refined)),
+    REFINER_KEEP * basicPitch,
+  );
+}
+
+/**
+ * Runs the refiner over the whole clip chunk by chunk and returns the blended onset activation
+ * (every bin; outside the refiner's range Basic Pitch's own values). `run` takes an input built
+ * by refinerInput for `frames` frames and returns the onset probabilities [frames, REFINER_BINS].
+ * `into` receives the rows (a spilled Activation for a long video).
+ */
+export async function refineOnsets(
+  output: ModelOutput,
+  run: (input: Float32Array, frames: number) => Promise<Float32Array>,
+  into: Activation = new Activation(REFINER_CHUNK),
+): Promise<Activation> {
+  const n = output.frames.length;
+  const first = REFINER_LOW_PITCH - MIDI_OFFSET;
+  for (let start = 0; start < n; start += REFINER_CHUNK) {
+    const end = Math.min(n, start + REFINER_CHUNK);
+    const from = Math.max(0, start - REFINER_CONTEXT);
+    const to = Math.min(n, end + REFINER_CONTEXT);
+    const refined = await run(refinerInput(output, from, to), to - from);
+    const rows = new Float32Array((end - start) * NOTE_BINS);
+    for (let t = start; t < end; t++) {
+      const row = (t - start) * NOTE_BINS;
+      for (let bin = 0; bin < NOTE_BINS; bin++) {
+        const bp = output.onsets.value(t, bin);
+        const b = bin - first;
+        rows[row + bin] =
+          b >= 0 && b < REFINER_BINS
+            ? blendOnsets(bp, refined[(t - from) * REFINER_BINS + b] ?? 0)
+            : bp;
+      }
+    }
+    into.append(rows);
+  }
+  return into;
+}

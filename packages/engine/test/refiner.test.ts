@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runRefiner } from '../src/adapters/refiner-model.js';
+import { REFINER_BINS, REFINER_CHANNELS } from '../src/notes/refine.js';
+
+/**
+ * The note refiner on onnxruntime-node against what the training code computed for the same
+ * input (golden/refiner-parity.json, written by training/notes/export.py from a seeded made-up
+ * input).
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const golden = JSON.parse(
+  readFileSync(path.join(here, 'golden', 'refiner-parity.json'), 'utf8'),
+) as { shape: number[]; input: number[]; onsets: number[] };
+
+describe('note refiner: parity with the training code', () => {
+  it('gives the same onset probabilities as PyTorch', async () => {
+    const [, channels, frames, bins] = golden.shape;
+    expect(channels).toBe(REFINER_CHANNELS);
+    expect(bins).toBe(REFINER_BINS);
+    const out = await runRefiner(Float32Array.from(golden.input), frames ?? 0);
+    expect(out.length).toBe(golden.onsets.length);
+    let worst = 0;
+    golden.onsets.forEach((v, i) => {
+      worst = Math.max(worst, Math.abs((out[i] ?? NaN) - v));
+    });
+    expect(worst).toBeLessThan(1e-4);
+  });
+});
