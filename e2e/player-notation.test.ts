@@ -87,9 +87,21 @@ describe('the notation view', () => {
       await page.mouse.click(surface.x + surface.width * 0.75, line.y + line.height / 2);
       await expect.poll(time).toBeGreaterThan(1);
 
-      // Print: the whole sheet, drawn apart from the player, alone on the pages.
+      // Print: the whole sheet, drawn apart from the player, alone on the pages. The browser's
+      // own print dialog is counted, not opened: a real one in headless Chromium is a print job
+      // of its own, and page.pdf below would race it ("Page is already being printed").
+      await page.evaluate(() => {
+        const counted = window as unknown as { printCalls: number };
+        counted.printCalls = 0;
+        window.print = () => {
+          counted.printCalls += 1;
+        };
+      });
       await page.locator('.lp-notation').getByRole('button', { name: 'Print' }).click();
       await page.locator('.lp-print-sheet[data-state="ready"]').waitFor({ timeout: 60_000 });
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { printCalls: number }).printCalls))
+        .toBe(1);
       const pdf = await page.pdf({ format: 'A4', printBackground: true });
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
       const { writeFileSync } = await import('node:fs');

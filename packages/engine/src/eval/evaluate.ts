@@ -61,6 +61,20 @@ export interface ClipTruth {
   openStrumNotes: PlacedNote[] | null;
   /** What the truth says about beats and tempo, or null when nothing. */
   rhythm: RhythmTruth | null;
+  /**
+   * The guitar's sound where the clip says (SoundFont programs: 24-27 clean, 28 muted, 29-30
+   * overdrive and distortion), for the note figures by sound; absent elsewhere.
+   */
+  sound?: GuitarSound;
+}
+
+/** How a SoundFont clip's guitar sounds (issue 20: driven guitars within 0.05 of clean). */
+export type GuitarSound = 'clean' | 'muted' | 'driven';
+
+/** The sound of a General MIDI guitar program. */
+export function soundOfProgram(program: number): GuitarSound {
+  if (program === 28) return 'muted';
+  return program >= 29 ? 'driven' : 'clean';
 }
 
 /** True beats and tempo of a clip (GuitarSet JAMS; the rendered corpora know only a tempo). */
@@ -102,6 +116,8 @@ export interface ClipResult {
   runSeconds: number;
   /** The clip's capo (frets). */
   capo: number;
+  /** The guitar's sound, where the clip says (ClipTruth.sound). */
+  sound?: GuitarSound;
   note: Scores;
   noteWithOffsets: Scores;
   tab: Scores;
@@ -230,6 +246,7 @@ export async function evaluateClip(
       durationSeconds: truth.audio.length / SAMPLE_RATE,
       runSeconds,
       capo: truth.config.capo,
+      ...(truth.sound === undefined ? {} : { sound: truth.sound }),
       note: noteScores(truth.notes, estimate),
       noteWithOffsets: noteScores(truth.notes, estimate, { withOffsets: true }),
       tab: tabScores(truth.notes, estimate),

@@ -1,4 +1,4 @@
-import type { ClipResult } from './evaluate.js';
+import type { ClipResult, GuitarSound } from './evaluate.js';
 import { beatScores, type BeatCounts } from '../rhythm/metrics.js';
 import { DOUBTFUL_CONFIDENCE } from '@riffscribe/core';
 import {
@@ -33,6 +33,8 @@ export interface Summary {
   /** Strummed open-chord notes found (recall is what counts), all clips and capo clips only. */
   openStrum: Scores | null;
   openStrumCapo: Scores | null;
+  /** Note scores of the clips of each guitar sound (SoundFont clips; empty elsewhere). */
+  noteBySound: Partial<Record<GuitarSound, Scores>>;
   /** Beat F1 over the clips with true beats (matches summed), or null when none has them. */
   beat: BeatSummary | null;
   /** Downbeat F1 likewise. */
@@ -115,6 +117,12 @@ export function summarise(results: readonly ClipResult[]): Summary {
     review: combineReviewCounts(results.map((r) => r.review)),
     openStrum: combineOptional(results.map((r) => r.openStrum)),
     openStrumCapo: combineOptional(results.filter((r) => r.capo > 0).map((r) => r.openStrum)),
+    noteBySound: Object.fromEntries(
+      (['clean', 'muted', 'driven'] as const).flatMap((sound) => {
+        const list = results.filter((r) => r.sound === sound).map((r) => r.note);
+        return list.length === 0 ? [] : [[sound, combineScores(list)]];
+      }),
+    ),
     beat: beatSummary(results.map((r) => r.rhythm?.beats)),
     downbeat: beatSummary(results.map((r) => r.rhythm?.downbeats)),
     tempo: tempoSummary(results),
@@ -294,6 +302,13 @@ export function comparisonTable(
         s.openStrumCapo ? `${f3(s.openStrumCapo.recall)} (n${s.openStrumCapo.reference})` : null,
       ),
     ],
+    ...(['clean', 'muted', 'driven'] as const).map((sound) => [
+      `  note F1, ${sound} guitar`,
+      ...cell((s) => {
+        const sc = s.noteBySound[sound];
+        return sc ? `${f3(sc.f1)} (n${sc.reference})` : null;
+      }),
+    ]),
   ];
   rows.push(
     ['beat F1', ...cell((s) => (s.beat ? `${f3(s.beat.f1)} (n${s.beat.reference})` : null))],

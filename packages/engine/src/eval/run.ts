@@ -13,6 +13,7 @@ import { discoverDatasets, findDatasetsRoot, readJams, readTabJson } from './dat
 import {
   evaluateClip,
   placedNotes,
+  soundOfProgram,
   type ClipResult,
   type ClipTruth,
   type TechniqueScorer,
@@ -183,7 +184,10 @@ const soundfontClips = (part: SoundfontPart, keep: (name: string) => boolean) =>
       .filter((r) => keep(r.name))
       .map(soundfontScore),
     soundfontCache,
-    (score, audio) => corpusClip(score.truth, audio),
+    (score, audio) => ({
+      ...corpusClip(score.truth, audio),
+      sound: soundOfProgram(score.recipe.program),
+    }),
   );
 
 const rhythmClips = (part: RhythmPart, keep: (name: string) => boolean) =>
