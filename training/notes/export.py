@@ -4,7 +4,7 @@
     /usr/bin/python3 training/notes/export.py STATE.pt
 
 Writes packages/engine/models/refiner/refiner.onnx (input `posteriorgrams` [1, 5, frames, 56],
-output `onsets` [1, frames, 56]: the onset probabilities) and
+outputs `onsets` and `notes`, each [1, frames, 56]: the onset and note probabilities) and
 packages/engine/test/golden/refiner-parity.json (a seeded made-up input and what the network
 gives for it).
 """
@@ -25,13 +25,14 @@ MODEL_DIR = os.path.join(REPO, 'packages', 'engine', 'models', 'refiner')
 PARITY = os.path.join(REPO, 'packages', 'engine', 'test', 'golden', 'refiner-parity.json')
 
 
-class Onsets(torch.nn.Module):
+class Probabilities(torch.nn.Module):
     def __init__(self, model):
         super().__init__()
         self.model = model
 
     def forward(self, posteriorgrams):
-        return torch.sigmoid(self.model(posteriorgrams)[:, 0])
+        p = torch.sigmoid(self.model(posteriorgrams))
+        return p[:, 0], p[:, 1]
 
 
 def main():
@@ -39,12 +40,13 @@ def main():
     model = Refiner()
     model.load_state_dict(torch.load(state))
     model.eval()
-    wrapped = Onsets(model).eval()
+    wrapped = Probabilities(model).eval()
     os.makedirs(MODEL_DIR, exist_ok=True)
     path = os.path.join(MODEL_DIR, 'refiner.onnx')
     torch.onnx.export(wrapped, torch.zeros(1, CHANNELS, 64, BINS), path,
-                      input_names=['posteriorgrams'], output_names=['onsets'],
-                      dynamic_axes={'posteriorgrams': {2: 'frames'}, 'onsets': {1: 'frames'}},
+                      input_names=['posteriorgrams'], output_names=['onsets', 'notes'],
+                      dynamic_axes={'posteriorgrams': {2: 'frames'}, 'onsets': {1: 'frames'},
+                                    'notes': {1: 'frames'}},
                       opset_version=13)
     import onnx
     onnx.checker.check_model(onnx.load(path))
@@ -52,11 +54,12 @@ def main():
     rng = np.random.default_rng(7)
     x = np.round(rng.random((1, CHANNELS, 80, BINS)) ** 6, 6).astype(np.float32)
     with torch.no_grad():
-        y = wrapped(torch.from_numpy(x))[0].numpy()
+        onsets, notes = (y[0].numpy() for y in wrapped(torch.from_numpy(x)))
     os.makedirs(os.path.dirname(PARITY), exist_ok=True)
     with open(PARITY, 'w') as f:
         json.dump(dict(shape=list(x.shape), input=x.ravel().tolist(),
-                       onsets=np.round(y.ravel(), 6).tolist()), f)
+                       onsets=np.round(onsets.ravel(), 6).tolist(),
+                       notes=np.round(notes.ravel(), 6).tolist()), f)
         f.write('\n')
     print(f'wrote {path} ({os.path.getsize(path) // 1024} KiB) and {PARITY}')
 

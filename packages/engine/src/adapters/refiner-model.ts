@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
 import { Activation } from '../notes/posteriorgram.js';
-import { REFINER_BINS, REFINER_CHANNELS, REFINER_CHUNK, refineOnsets } from '../notes/refine.js';
+import {
+  REFINER_BINS,
+  REFINER_CHANNELS,
+  REFINER_CHUNK,
+  refineActivations,
+  type RefinerProbabilities,
+} from '../notes/refine.js';
 import type { ModelOutput } from '../types.js';
 import { SpilledWords } from './spill.js';
 
@@ -22,10 +28,10 @@ export const REFINER_MODEL_DIR = path.resolve(
   'refiner',
 );
 
-/** Clips longer than this many frames (about 48 s) keep the refined onsets on disk. */
+/** Clips longer than this many frames (about 48 s) keep the refined activations on disk. */
 const SPILL_FRAMES = 4 * REFINER_CHUNK;
 
-type Run = (input: Float32Array, frames: number) => Promise<Float32Array>;
+type Run = (input: Float32Array, frames: number) => Promise<RefinerProbabilities>;
 let loading: Promise<Run> | undefined;
 
 async function load(): Promise<Run> {
@@ -38,9 +44,9 @@ async function load(): Promise<Run> {
     return async (input, frames) => {
       const tensor = new ort.Tensor('float32', input, [1, REFINER_CHANNELS, frames, REFINER_BINS]);
       const out = await session.run({ posteriorgrams: tensor });
-      const onsets = out.onsets;
-      if (!onsets) throw new Error('the note refiner returned no onsets');
-      return onsets.data as Float32Array;
+      const { onsets, notes } = out;
+      if (!onsets || !notes) throw new Error('the note refiner returned no onsets or notes');
+      return { onsets: onsets.data as Float32Array, notes: notes.data as Float32Array };
     };
   } catch (error) {
     loading = undefined;
@@ -55,34 +61,44 @@ export function loadRefiner(): Promise<unknown> {
 }
 
 /**
- * The network alone: onset probabilities [frames, REFINER_BINS] for an input built by
- * refinerInput ([REFINER_CHANNELS, frames, REFINER_BINS]).
+ * The network alone: onset and note probabilities, each [frames, REFINER_BINS], for an input
+ * built by refinerInput ([REFINER_CHANNELS, frames, REFINER_BINS]).
  */
-export async function runRefiner(input: Float32Array, frames: number): Promise<Float32Array> {
+export async function runRefiner(
+  input: Float32Array,
+  frames: number,
+): Promise<RefinerProbabilities> {
   loading ??= load();
   return (await loading)(input, frames);
 }
 
-/** Basic Pitch's output with refined onsets, and a way to free what the refinement kept. */
+/** Basic Pitch's output with refined activations, and a way to free what the refinement kept. */
 export interface RefinedOutput {
   output: ModelOutput;
   close(): void;
 }
 
 /**
- * `output` with its onset activation replaced by the blend of Basic Pitch's and the refiner's
- * (notes/refine.ts); note activation and contours unchanged. A long clip's refined onsets go to
- * disk; `close` removes them.
+ * `output` with its onset and note activations replaced by the blends of Basic Pitch's and the
+ * refiner's (notes/refine.ts); contours unchanged. A long clip's refined activations go to disk;
+ * `close` removes them.
  */
 export async function refineOutput(output: ModelOutput): Promise<RefinedOutput> {
   loading ??= load();
   await loading;
-  const store = output.frames.length > SPILL_FRAMES ? new SpilledWords() : undefined;
+  const spill = output.frames.length > SPILL_FRAMES;
+  const stores = spill ? [new SpilledWords(), new SpilledWords()] : [];
+  const close = () => {
+    for (const store of stores) store.close();
+  };
   try {
-    const onsets = await refineOnsets(output, runRefiner, new Activation(REFINER_CHUNK, store));
-    return { output: { ...output, onsets }, close: () => store?.close() };
+    const { onsets, frames } = await refineActivations(output, runRefiner, {
+      onsets: new Activation(REFINER_CHUNK, stores[0]),
+      frames: new Activation(REFINER_CHUNK, stores[1]),
+    });
+    return { output: { ...output, onsets, frames }, close };
   } catch (error) {
-    store?.close();
+    close();
     if (error instanceof EngineError) throw error;
     throw new EngineError('model_failed', `The note refiner failed: ${String(error)}`);
   }

@@ -5,12 +5,13 @@ import { Activation, CONTOUR_BINS_PER_SEMITONE, MIDI_OFFSET, NOTE_BINS } from '.
  * The note refiner's input and output (pure; the network runs in adapters/refiner-model.ts).
  *
  * The refiner (packages/engine/models/refiner, MODEL_CARD.md) reads Basic Pitch's three
- * posteriorgrams over the guitar's range and gives a new onset activation: trained on clips with
- * exact answers rendered by other synthesizers than the evaluation's, it finds the strings of a
- * strum that Basic Pitch hears only as another string's harmonics, and strings struck again while
- * they ring. Its output is averaged with Basic Pitch's own onsets (`blendOnsets`), so that the
- * extraction rules after it (onsets.ts, tracking.ts, strums.ts) keep their meaning and Basic
- * Pitch's evidence is never thrown away.
+ * posteriorgrams over the guitar's range and gives new onset and note activations: trained on
+ * clips with exact answers rendered by other synthesizers than the evaluation's, it finds the
+ * strings of a strum that Basic Pitch hears only as another string's harmonics, strings struck
+ * again while they ring, and how long each note really sounds. Its outputs are averaged with
+ * Basic Pitch's own (`blendOnsets`, `blendNotes`), so that the extraction rules after it
+ * (onsets.ts, tracking.ts, strums.ts) keep their meaning and Basic Pitch's evidence is never
+ * thrown away.
  */
 
 /** Lowest MIDI pitch the refiner sees (below the lowest open string of every preset, B1). */
@@ -39,6 +40,19 @@ export const REFINER_GAIN = 2;
  * the same figures as with no floor (docs/evaluation.md).
  */
 export const REFINER_KEEP = 0.7;
+
+/**
+ * Like REFINER_GAIN, for the note (frame) probability: 1, a plain average. Chosen on the string
+ * model and the SoundFont tuned part from 0.75, 1, 1.25, 1.5, 2 and 3 (docs/evaluation.md): 1 and
+ * 1.25 tie on note F1 (0.890-0.891 tuned), and from 2 up precision falls.
+ */
+export const REFINER_NOTE_GAIN = 1;
+/**
+ * Like REFINER_KEEP, for the note activation: the refiner may halve Basic Pitch's note activation,
+ * no further, so a sound it never heard keeps a note Basic Pitch holds at twice the frame
+ * threshold. On the tuned parts 0, 0.3 and 0.5 give the same figures, 0.7 and 1 less.
+ */
+export const REFINER_NOTE_KEEP = 0.5;
 
 /**
  * The refiner's input for frames [from, to) of `output`: [REFINER_CHANNELS, to - from,
@@ -76,16 +90,41 @@ export function blendOnsets(basicPitch: number, refined: number): number {
 }
 
 /**
- * Runs the refiner over the whole clip chunk by chunk and returns the blended onset activation
- * (every bin; outside the refiner's range Basic Pitch's own values). `run` takes an input built
- * by refinerInput for `frames` frames and returns the onset probabilities [frames, REFINER_BINS].
- * `into` receives the rows (a spilled Activation for a long video).
+ * One note value: Basic Pitch's note activation and the refiner's note probability (times
+ * REFINER_NOTE_GAIN, capped at 1) averaged, never under REFINER_NOTE_KEEP of Basic Pitch's own.
  */
-export async function refineOnsets(
+export function blendNotes(basicPitch: number, refined: number): number {
+  return Math.max(
+    0.5 * (basicPitch + Math.min(1, REFINER_NOTE_GAIN * refined)),
+    REFINER_NOTE_KEEP * basicPitch,
+  );
+}
+
+/** What the network gives for one call: onset and note probabilities, [frames, REFINER_BINS]. */
+export interface RefinerProbabilities {
+  onsets: Float32Array;
+  notes: Float32Array;
+}
+
+/** The blended activations (every bin; outside the refiner's range Basic Pitch's own). */
+export interface RefinedActivations {
+  onsets: Activation;
+  frames: Activation;
+}
+
+/**
+ * Runs the refiner over the whole clip chunk by chunk and returns the blended onset and note
+ * activations. `run` takes an input built by refinerInput for `frames` frames. `into` receives
+ * the rows (spilled Activations for a long video).
+ */
+export async function refineActivations(
   output: ModelOutput,
-  run: (input: Float32Array, frames: number) => Promise<Float32Array>,
-  into: Activation = new Activation(REFINER_CHUNK),
-): Promise<Activation> {
+  run: (input: Float32Array, frames: number) => Promise<RefinerProbabilities>,
+  into: RefinedActivations = {
+    onsets: new Activation(REFINER_CHUNK),
+    frames: new Activation(REFINER_CHUNK),
+  },
+): Promise<RefinedActivations> {
   const n = output.frames.length;
   const first = REFINER_LOW_PITCH - MIDI_OFFSET;
   for (let start = 0; start < n; start += REFINER_CHUNK) {
@@ -93,19 +132,22 @@ export async function refineOnsets(
     const from = Math.max(0, start - REFINER_CONTEXT);
     const to = Math.min(n, end + REFINER_CONTEXT);
     const refined = await run(refinerInput(output, from, to), to - from);
-    const rows = new Float32Array((end - start) * NOTE_BINS);
+    const onsets = new Float32Array((end - start) * NOTE_BINS);
+    const frames = new Float32Array((end - start) * NOTE_BINS);
     for (let t = start; t < end; t++) {
       const row = (t - start) * NOTE_BINS;
       for (let bin = 0; bin < NOTE_BINS; bin++) {
-        const bp = output.onsets.value(t, bin);
+        const onset = output.onsets.value(t, bin);
+        const note = output.frames.value(t, bin);
         const b = bin - first;
-        rows[row + bin] =
-          b >= 0 && b < REFINER_BINS
-            ? blendOnsets(bp, refined[(t - from) * REFINER_BINS + b] ?? 0)
-            : bp;
+        const inside = b >= 0 && b < REFINER_BINS;
+        const at = (t - from) * REFINER_BINS + b;
+        onsets[row + bin] = inside ? blendOnsets(onset, refined.onsets[at] ?? 0) : onset;
+        frames[row + bin] = inside ? blendNotes(note, refined.notes[at] ?? 0) : note;
       }
     }
-    into.append(rows);
+    into.onsets.append(onsets);
+    into.frames.append(frames);
   }
   return into;
 }
