@@ -37,8 +37,9 @@ class Probabilities(torch.nn.Module):
 
 def main():
     state = sys.argv[1]
-    model = Refiner()
-    model.load_state_dict(torch.load(state))
+    weights = torch.load(state)
+    model = Refiner(weights['inp.weight'].shape[0])
+    model.load_state_dict(weights)
     model.eval()
     wrapped = Probabilities(model).eval()
     os.makedirs(MODEL_DIR, exist_ok=True)

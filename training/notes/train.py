@@ -47,10 +47,10 @@ def batches(clips, rng):
     return torch.from_numpy(xb), torch.from_numpy(on), torch.from_numpy(fr)
 
 
-def train(clips, steps, seed=0, log=print):
+def train(clips, steps, seed=0, log=print, channels=16):
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = Refiner()
+    model = Refiner(channels)
     opt = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=steps, pct_start=0.1)
     t0 = time.time()
@@ -127,18 +127,20 @@ def main():
     ap.add_argument('--gamma', type=float, default=0.4,
                     help='calibration augmentation: each channel group raised to exp(U(-g, g)); 0 for none')
     ap.add_argument('--real', help='folder of the real excerpts (checked, never trained on)')
+    ap.add_argument('--channels', type=int, default=16, help="the network's width")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     AUGMENT['gamma'] = args.gamma
     log = lambda m: print(m, flush=True)  # noqa: E731
     if args.load:
-        model = Refiner()
-        model.load_state_dict(torch.load(args.load))
+        state = torch.load(args.load)
+        model = Refiner(state['inp.weight'].shape[0])
+        model.load_state_dict(state)
         model.eval()
     else:
         clips = load(args.train)
         log(f'{len(clips)} training clips, {sum(c["x"].shape[1] for c in clips) / FPS / 60:.1f} minutes')
-        model = train(clips, args.steps, args.seed, log)
+        model = train(clips, args.steps, args.seed, log, args.channels)
     if args.save:
         torch.save(model.state_dict(), args.save)
     val = (load(args.val) if args.val else []) + (load(args.real) if args.real else [])
