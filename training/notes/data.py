@@ -53,5 +53,5 @@ def load(folder):
         raw = np.fromfile(js[:-5] + '.f32', dtype=np.float32).reshape(-1, ROW)
         on, fr = targets(meta['notes'], raw.shape[0])
         clips.append(dict(name=meta['name'], corpus=meta['corpus'], program=meta['program'],
-                          x=features(raw), on=on, fr=fr, notes=meta['notes'], raw=raw))
+                          x=features(raw), on=on, fr=fr, notes=meta['notes']))
     return clips

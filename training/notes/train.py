@@ -17,17 +17,15 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from data import BINS, FPS, LO, load  # noqa: E402
+from data import BINS, CHANNELS, FPS, LO, load  # noqa: E402
 from model import Refiner  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 CROP, BATCH = 128, 16
 AUGMENT = dict(gamma=0.4)
 
 
 def batches(clips, rng):
-    xb = np.zeros((BATCH, 5, CROP, BINS), np.float32)
+    xb = np.zeros((BATCH, CHANNELS, CROP, BINS), np.float32)
     on = np.zeros((BATCH, CROP, BINS), np.float32)
     fr = np.zeros((BATCH, CROP, BINS), np.float32)
     for b in range(BATCH):

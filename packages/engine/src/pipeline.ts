@@ -151,7 +151,7 @@ export async function lessonNotes(
   // A note that starts closer to the end of the audio than the minimum note length cannot be
   // heard whole: at the edge the model sees the sound stop, not a new note.
   const lastStart = duration - config.minimum_note_length / FRAME_RATE;
-  // Basic Pitch's onsets sharpened by the note refiner (notes/refine.ts) before extraction.
+  // Basic Pitch's onset and note activations refined (notes/refine.ts) before extraction.
   const refined = output ? await refineOutput(output) : null;
   let detected: DetectedNote[];
   try {

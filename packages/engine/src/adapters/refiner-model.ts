@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
@@ -19,14 +18,8 @@ import { SpilledWords } from './spill.js';
  * builds its input and blends its output with Basic Pitch's onsets.
  */
 
-/** The folder holding refiner.onnx (same depth from src/ and dist/). */
-export const REFINER_MODEL_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'models',
-  'refiner',
-);
+/** The network's file (same depth from src/ and dist/, like Basic Pitch's in model.ts). */
+const REFINER_FILE = fileURLToPath(new URL('../../models/refiner/refiner.onnx', import.meta.url));
 
 /** Clips longer than this many frames (about 48 s) keep the refined activations on disk. */
 const SPILL_FRAMES = 4 * REFINER_CHUNK;
@@ -36,11 +29,12 @@ let loading: Promise<Run> | undefined;
 
 async function load(): Promise<Run> {
   try {
-    const session = await ort.InferenceSession.create(
-      path.join(REFINER_MODEL_DIR, 'refiner.onnx'),
-      // Two threads: the refiner runs alone between the note model and the later stages.
-      { intraOpNumThreads: 2, interOpNumThreads: 1, enableCpuMemArena: false },
-    );
+    // Two threads: the refiner runs alone between the note model and the later stages.
+    const session = await ort.InferenceSession.create(REFINER_FILE, {
+      intraOpNumThreads: 2,
+      interOpNumThreads: 1,
+      enableCpuMemArena: false,
+    });
     return async (input, frames) => {
       const tensor = new ort.Tensor('float32', input, [1, REFINER_CHANNELS, frames, REFINER_BINS]);
       const out = await session.run({ posteriorgrams: tensor });
@@ -55,7 +49,7 @@ async function load(): Promise<Run> {
 }
 
 /** The process's note refiner, loaded once. */
-export function loadRefiner(): Promise<unknown> {
+export function loadRefiner(): Promise<Run> {
   loading ??= load();
   return loading;
 }
@@ -68,8 +62,7 @@ export async function runRefiner(
   input: Float32Array,
   frames: number,
 ): Promise<RefinerProbabilities> {
-  loading ??= load();
-  return (await loading)(input, frames);
+  return (await loadRefiner())(input, frames);
 }
 
 /** Basic Pitch's output with refined activations, and a way to free what the refinement kept. */
@@ -84,8 +77,7 @@ export interface RefinedOutput {
  * `close` removes them.
  */
 export async function refineOutput(output: ModelOutput): Promise<RefinedOutput> {
-  loading ??= load();
-  await loading;
+  await loadRefiner();
   const spill = output.frames.length > SPILL_FRAMES;
   const stores = spill ? [new SpilledWords(), new SpilledWords()] : [];
   const close = () => {

@@ -3,8 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import type { NoteEvent, TuningPresetId } from '@riffscribe/core';
-import { activationRows } from '../notes/posteriorgram.js';
+import { GM_GUITAR_PROGRAM, type NoteEvent, type TuningPresetId } from '@riffscribe/core';
+import { SHARP_NAMES } from '../harmony/spelling.js';
+import { activationRows, CONTOUR_BINS, NOTE_BINS } from '../notes/posteriorgram.js';
 import { openPitch } from '../tab/fingering.js';
 import type { ModelOutput } from '../types.js';
 import { build, CORPUS_ITEM_NAMES, buildCorpusItem, type Recipe } from './corpus/corpus.js';
@@ -65,7 +66,6 @@ const TUNINGS: TuningPresetId[] = [
   'open-d',
   'open-e',
 ];
-const SHARPS = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
 const MAJOR_DEGREES: [number, string][] = [
   [0, ''],
   [2, 'm'],
@@ -90,7 +90,7 @@ const pick = <T>(r: Random, xs: readonly T[]): T => xs[Math.floor(r() * xs.lengt
 function key(r: Random): { name: string; tonic: number; minor: boolean } {
   const tonic = Math.floor(r() * 12);
   const minor = r() < 0.45;
-  return { name: `${SHARPS[tonic]} ${minor ? 'minor' : 'major'}`, tonic, minor };
+  return { name: `${SHARP_NAMES[tonic]} ${minor ? 'minor' : 'major'}`, tonic, minor };
 }
 
 function progression(r: Random, k: { tonic: number; minor: boolean }): string[] {
@@ -99,7 +99,7 @@ function progression(r: Random, k: { tonic: number; minor: boolean }): string[] 
   const n = 3 + Math.floor(r() * 4);
   for (let i = 0; i < n; i++) {
     const [step, quality] = (i === 0 ? degrees[0] : undefined) ?? pick(r, degrees);
-    out.push(`${SHARPS[(k.tonic + step) % 12]}${quality}`);
+    out.push(`${SHARP_NAMES[(k.tonic + step) % 12]}${quality}`);
   }
   return out;
 }
@@ -120,22 +120,6 @@ function effects(r: Random): Effects {
   };
 }
 
-const IDIOM_KINDS: readonly IdiomKind[] = [
-  'pick',
-  'bend',
-  'vibrato',
-  'hammer',
-  'pull',
-  'slide',
-  'mute',
-  'chord',
-  'chord',
-  'power',
-  'box',
-  'doubleStop',
-  'arpeggio',
-  'openRiff',
-];
 const PHRASE_KINDS: readonly PhraseKind[] = [
   'pick',
   'bend',
@@ -145,6 +129,16 @@ const PHRASE_KINDS: readonly PhraseKind[] = [
   'slide',
   'mute',
   'chord',
+];
+/** The SoundFont idioms: every phrase kind, chords twice as often, and the idioms of its own. */
+const IDIOM_KINDS: readonly IdiomKind[] = [
+  ...PHRASE_KINDS,
+  'chord',
+  'power',
+  'box',
+  'doubleStop',
+  'arpeggio',
+  'openRiff',
 ];
 
 /** A generated SoundFont recipe (seeded: the same seed gives the same recipe). */
@@ -219,16 +213,19 @@ function truthJson(
   };
 }
 
+/** Values per frame in a NAME.f32 file: note, onset and contour bins (data.py ROW). */
+const ROW = 2 * NOTE_BINS + CONTOUR_BINS;
+
 async function dump(out: string, name: string, output: ModelOutput, truth: object) {
   const n = output.frames.length;
-  const all = new Float32Array(n * 440);
+  const all = new Float32Array(n * ROW);
   activationRows(output.frames).forEach((row, i) => {
-    all.set(row, i * 440);
+    all.set(row, i * ROW);
   });
   activationRows(output.onsets).forEach((row, i) => {
-    all.set(row, i * 440 + 88);
+    all.set(row, i * ROW + NOTE_BINS);
   });
-  for (let i = 0; i < n; i++) all.set(output.contours.at(i) ?? [], i * 440 + 176);
+  for (let i = 0; i < n; i++) all.set(output.contours.at(i) ?? [], i * ROW + 2 * NOTE_BINS);
   await writeFile(path.join(out, `${name}.f32`), new Uint8Array(all.buffer));
   await writeFile(path.join(out, `${name}.json`), JSON.stringify({ ...truth, frames: n }));
 }
@@ -295,12 +292,7 @@ async function main() {
     : smRecipes.map((r) => build(r));
   for (const item of items) {
     const output = await cachedModelOutput(item.audio);
-    const program =
-      item.config.guitar_type === 'classical'
-        ? 24
-        : item.config.guitar_type === 'acoustic'
-          ? 25
-          : 27;
+    const program = GM_GUITAR_PROGRAM[item.config.guitar_type];
     await dump(
       out,
       item.name,

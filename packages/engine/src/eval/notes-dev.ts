@@ -77,7 +77,7 @@ export async function realItems(): Promise<Item[]> {
 
 /**
  * Model output for a file, cached by the hash of its decoded samples (model-cache.ts), with the
- * note refiner's onsets as the pipeline uses them (notes/refine.ts).
+ * note refiner's activations as the pipeline uses them (notes/refine.ts).
  */
 export async function modelOutputFor(file: string): Promise<ModelOutput> {
   return (await refineOutput(await cachedModelOutput(await decodeAudio(file)))).output;

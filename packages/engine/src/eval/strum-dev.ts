@@ -163,7 +163,7 @@ async function main() {
   const totals = { matched: 0, est: 0, ref: 0, sMatched: 0 };
   for (const clip of await clips(values.corpus, keep)) {
     const raw = await cachedModelOutput(clip.audio);
-    // The stages read the onsets the pipeline reads: Basic Pitch's, refined (notes/refine.ts).
+    // The stages read what the pipeline reads: Basic Pitch's activations, refined (notes/refine.ts).
     const { output } = await refineOutput(raw);
     const options = defaultNoteOptions(guitarSetup(clip.config), clip.config);
     const st = stages(output, options, !values.norecover);
