@@ -158,7 +158,7 @@ async function main() {
   const position = new Map<string, number>();
   let strumTotal = 0;
   const candRows: string[] = [
-    'clip\tpitch\tframe\tonset\tbefore\tafter\tringing\tghostLike\tplace\tfromStart\ttoEnd\tinOrder\tplayable\ttrue',
+    'clip\tpitch\tframe\tonset\tbefore\tafter\tringing\tghostLike\tplace\tfromStart\ttoEnd\tinOrder\tplayable\trestrum\ttrue',
   ];
   const totals = { matched: 0, est: 0, ref: 0, sMatched: 0 };
   for (const clip of await clips(values.corpus, keep)) {
@@ -201,6 +201,7 @@ async function main() {
             c.strumEnd - c.frame,
             c.inOrder ? 1 : 0,
             c.playable ? 1 : 0,
+            c.restrum ? 1 : 0,
             truth ? 1 : 0,
           ].join('\t'),
         );

@@ -125,6 +125,44 @@ describe('strum recovery', () => {
     ]);
   });
 
+  it('re-strikes the strings of an earlier strum that ring into the same chord strummed again', () => {
+    // E major (E2 B2 E3 G#3 B3) strummed at 10; strummed again at 60, where only B2 G#3 B3 come
+    // out clearly: E2 (below them) and E3 (a pitch class they lack) ring on from the first strum
+    // with weak onset peaks of their own.
+    const shape = [40, 47, 52, 56, 59];
+    const first = shape.map((pitch, i) => ({
+      pitch,
+      start: 10 + i,
+      end: 60,
+      level: 0.8,
+      onset: 0.9,
+    }));
+    const second = [47, 56, 59].map((pitch, i) => ({
+      pitch,
+      start: 61 + i,
+      end: 120,
+      level: 0.8,
+      onset: 0.9,
+    }));
+    const ringing = [40, 52].map((pitch, i) => ({
+      pitch,
+      start: 10 + 2 * i,
+      end: 120,
+      level: 0.6,
+      onset: 0.9,
+    }));
+    const output = posteriorgram(
+      140,
+      [...first.filter((d) => d.pitch !== 40 && d.pitch !== 52), ...ringing, ...second],
+      [
+        { pitch: 40, frame: 60, value: 0.55 },
+        { pitch: 52, frame: 61, value: 0.55 },
+      ],
+    );
+    expect(pitchesAt(output, 55, 70, NO_RECOVERY)).toEqual([47, 56, 59]);
+    expect(pitchesAt(output, 55, 70)).toEqual([40, 47, 52, 56, 59]);
+  });
+
   it('does not re-strike a bass note left ringing under a treble strum', () => {
     // Boom-chick: G2 picked at 10 and held; the treble strings strummed at 60 put a cross-talk
     // onset peak on G2, which was not struck again.

@@ -13,8 +13,10 @@ import { ENERGY_TOLERANCE } from './tracking.js';
  * their note activation stays low; and when a chord is strummed again, the strings that were
  * ringing show no rise of the note activation, so a weak onset peak is not confirmed
  * (onsets.ts). Where at least STRUM_MIN_NOTES attacks form a strum, a pitch whose pitch class is
- * already in the strum, within the guitar's range, gets a second look with lower bars than an
- * isolated note: an onset peak inside the strum's sweep, and note activation that follows it.
+ * already in the strum, or a pitch an earlier strum left ringing (the same chord strummed again,
+ * of which only some strings came out), within the guitar's range, gets a second look with lower
+ * bars than an isolated note: an onset peak inside the strum's sweep, and note activation that
+ * follows it.
  */
 
 /** Successive onsets of one strum are at most this many frames apart (35 ms: one skipped string). */
@@ -50,6 +52,11 @@ export interface StrumCandidate {
   inOrder: boolean;
   /** The strum's found notes and the candidate fit on distinct strings in one hand position. */
   playable: boolean;
+  /**
+   * A note of this pitch from an earlier strum is still ringing when this one starts: the same
+   * chord strummed again (the pitch class need not be among the strum's found notes).
+   */
+  restrum: boolean;
 }
 
 /** Frets one hand spans in a chord shape (open strings aside): four, one finger a fret. */
@@ -194,7 +201,12 @@ export function strumCandidates(
   const n = output.frames.length;
   const out: StrumCandidate[] = [];
   const byPitch = indexByPitch(notes);
-  for (const strum of findStrums(notes)) {
+  const strums = findStrums(notes);
+  // Notes of the strums before the current one that may still ring (pruned as time goes on,
+  // so the scan stays linear in a lesson of thousands of strums).
+  let earlier: NoteCandidate[] = [];
+  let next = 0;
+  for (const strum of strums) {
     const starts = strum.map((s) => s.start);
     const strumStart = Math.min(...starts);
     const strumEnd = Math.max(...starts);
@@ -202,8 +214,19 @@ export function strumCandidates(
     const classes = new Set(pitches.map((p) => p % 12));
     const lo = Math.max(0, strumStart - STRUM_REACH);
     const hi = Math.min(n - 2, strumEnd + STRUM_REACH);
+    // Pitches of earlier strums still ringing at this one: the chord strummed again.
+    while (
+      next < strums.length &&
+      Math.min(...(strums[next] ?? []).map((q) => q.start)) < strumStart
+    )
+      earlier.push(...(strums[next++] ?? []));
+    earlier = earlier.filter((q) => q.end > strumStart);
+    const ringingStrummed = new Set(
+      earlier.filter((q) => q.start < strumStart - STRUM_SPAN).map((q) => q.pitch),
+    );
     for (let p = minPitch; p <= maxPitch; p++) {
-      if (!classes.has(p % 12)) continue;
+      const restrum = ringingStrummed.has(p);
+      if (!restrum && !classes.has(p % 12)) continue;
       // Already found at this strum.
       const ofPitch = byPitch.get(p);
       if (ofPitch?.startsWithin(lo - 1, hi + 1)) continue;
@@ -246,6 +269,7 @@ export function strumCandidates(
         strumStart,
         strumEnd,
         strumPitches: pitches,
+        restrum,
       });
     }
   }
@@ -253,8 +277,9 @@ export function strumCandidates(
 }
 
 /**
- * The strum notes worth adding: a pitch class the strum already has, at or below its highest
- * found note, playable with the found notes in one hand position, whose onset peak clears the
+ * The strum notes worth adding: a pitch class the strum already has or a pitch an earlier strum
+ * left ringing, at or below its highest found note (below the strum only when it is not a bass
+ * note left ringing alone), playable with the found notes in one hand position, whose onset peak clears the
  * weak-onset floor (onsets.ts) and whose note activation reaches the frame threshold within the
  * confirmation frames. Unlike an isolated weak onset, no rise of the note activation is asked
  * for (a re-strummed string is already ringing) and the note need not reach the amplitude
@@ -275,9 +300,10 @@ export function acceptedStrumCandidates(
       (c) =>
         c.place !== 'above' &&
         // A string still ringing below the strum may have been left out of it (a bass note
-        // picked and held while the treble strings are strummed); one between struck strings
-        // was swept over and struck again.
-        !(c.ringing && c.place === 'below') &&
+        // picked and held while the treble strings are strummed), unless an earlier strum struck
+        // it: the same chord strummed again. One between struck strings was swept over and
+        // struck again.
+        !(c.ringing && c.place === 'below' && !c.restrum) &&
         c.playable &&
         c.onset > floor &&
         c.after >= options.frameThreshold,
