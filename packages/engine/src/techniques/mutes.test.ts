@@ -29,6 +29,35 @@ describe('findMutes', () => {
     expect(mutes[0]!.time).toBeCloseTo(1.5, 1);
   });
 
+  it('finds a soft dead note that stands alone, not a soft click in a busy stretch or a damping', () => {
+    // Picks of strength 1 at 0.3, 0.7 and 2.4 s; a soft click (0.3 of a pick) at 1.5 s that adds
+    // power which dies at once: a dead note. The same click 50 ms after a pick is not alone, and
+    // a click where the sound only falls (a string damped) adds no power.
+    const notes = [0.3, 0.7, 2.4].map((time, i) =>
+      plainNote({ time, end_time: time + 0.3, string: 6 - i, fret: 3 }),
+    );
+    const clip = (click: number, addsPower: boolean, extraPick?: number): AttackAnalysis => {
+      const frames = Math.round(3 * FRAME_RATE);
+      const flux = new Float32Array(frames);
+      const energy = new Float32Array(frames).fill(0.01);
+      for (const n of notes) flux[Math.round(n.time * FRAME_RATE)] = 1;
+      if (extraPick !== undefined) flux[Math.round(extraPick * FRAME_RATE)] = 1;
+      const c = Math.round(click * FRAME_RATE);
+      flux[c] = 0.3;
+      if (addsPower) energy.fill(1, c, c + 3);
+      else energy.fill(1, c - 10, c);
+      return { flux, energy };
+    };
+    const found = findMutes(notes, clip(1.5, true), SETUP);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.time).toBeCloseTo(1.5, 1);
+    expect(findMutes(notes, clip(1.5, false), SETUP)).toHaveLength(0);
+    // A pick 50 ms before the click that no note explains (a missed note): the click is not alone.
+    expect(findMutes(notes, clip(1.5, true, 1.45), SETUP).map((m) => m.time)).not.toContainEqual(
+      expect.closeTo(1.5, 1),
+    );
+  });
+
   it('takes the nearest note when no string is free', () => {
     const notes = [1, 2, 3, 4, 5, 6].map((s) =>
       plainNote({ time: 1 + 0.05 * s, end_time: 2.5, string: s, fret: s }),

@@ -2,7 +2,7 @@ import { type NoteEvent, plainNote } from '@riffscribe/core';
 import { openPitch } from '../tab/fingering.js';
 import type { ClipAudio, GuitarSetup } from '../types.js';
 import { FRAME_RATE, HOP, midiToHz, SAMPLE_RATE } from '../units.js';
-import { attackAt, type AttackAnalysis } from './attacks.js';
+import { attackAt, energyRiseAt, type AttackAnalysis } from './attacks.js';
 import { pitchArray } from './bend.js';
 import { median } from './curves.js';
 import { frameSpectrum, spectrumBuffer } from './spectrum.js';
@@ -23,6 +23,19 @@ import { frameSpectrum, spectrumBuffer } from './spectrum.js';
 export interface MuteOptions {
   /** Attack flux, relative to the clip's typical strike, from which an attack is considered. */
   minRatio: number;
+  /**
+   * A weaker attack (from `isolatedRatio` of the typical strike) is considered when it stands
+   * alone: `prominence` times the strongest attack flux within `isolationFrames` either side
+   * (its own peak's neighbouring frames aside). A dead note played softly, or under a string
+   * still ringing, is a click over a quiet stretch of the high band; a pick's noise in a busy
+   * passage or a distorted guitar's hiss is not. It must also add power to the partials
+   * (`isolatedRiseDb`, energyRiseAt): a string damped at the end of its note clicks too, while
+   * the sound falls.
+   */
+  isolatedRatio: number;
+  prominence: number;
+  isolationFrames: number;
+  isolatedRiseDb: number;
   /** Frames before and after the attack in which a note's start explains it. */
   explainBefore: number;
   explainAfter: number;
@@ -36,6 +49,10 @@ export interface MuteOptions {
 
 export const MUTE_OPTIONS: MuteOptions = {
   minRatio: 0.7,
+  isolatedRatio: 0.15,
+  prominence: 3,
+  isolationFrames: 10,
+  isolatedRiseDb: 3,
   explainBefore: 4,
   explainAfter: 3,
   decayFrames: 6,
@@ -158,6 +175,14 @@ function nearestEvent(byTime: readonly NoteEvent[], time: number): NoteEvent | u
   return time - before.time <= after.time - time ? before : after;
 }
 
+/** Whether the attack flux at frame `t` stands `prominence` times above its surroundings. */
+function isolated(flux: Float32Array, t: number, opts: MuteOptions): boolean {
+  let around = 0;
+  for (let k = t - opts.isolationFrames; k <= t + opts.isolationFrames; k++)
+    if (Math.abs(k - t) > 1) around = Math.max(around, flux[k] ?? 0);
+  return (flux[t] ?? 0) >= opts.prominence * around;
+}
+
 /** Dead notes in the clip that `events` (the pitched notes) do not explain. */
 export function findMutes(
   events: readonly NoteEvent[],
@@ -176,8 +201,13 @@ export function findMutes(
   let next = 0;
   for (let t = 2; t < flux.length - 1; t++) {
     const v = flux[t] ?? 0;
-    if (v < opts.minRatio * reference) continue;
+    if (v < opts.isolatedRatio * reference) continue;
     if (!(v > (flux[t - 1] ?? 0) && v >= (flux[t + 1] ?? 0))) continue;
+    if (
+      v < opts.minRatio * reference &&
+      !(isolated(flux, t, opts) && energyRiseAt(attacks, t / FRAME_RATE) >= opts.isolatedRiseDb)
+    )
+      continue;
     while (next < starts.length && (starts[next] ?? 0) < t - opts.explainBefore) next++;
     if (next < starts.length && (starts[next] ?? 0) <= t + opts.explainAfter) continue;
     const peak = Math.max(energy[t] ?? 0, energy[t + 1] ?? 0, energy[t + 2] ?? 0);
