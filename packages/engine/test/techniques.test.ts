@@ -111,6 +111,27 @@ describe('bends', () => {
     expectValid(events);
   });
 
+  it('reads no bend into a strummed chord whose contour a neighbouring string pulls up', () => {
+    // An open E chord strummed; the G#3 string's contour drifts a semitone up, as the model's
+    // contours do where a chord's strings beat against each other: alone, it would be a bend.
+    const chord = [
+      [6, 40],
+      [5, 47],
+      [4, 52],
+      [3, 56],
+      [2, 59],
+      [1, 64],
+    ].map(([s, p], i) =>
+      note(0.5 + 0.01 * i, 1.6, s!, p!, p === 56 ? (t) => ramp(t, 0.7, 0.9, 56, 57) : () => p!),
+    );
+    const events = detectTechniques(chord, NO_AUDIO, SETUP);
+    expect(events).toHaveLength(6);
+    expect(events.every((e) => e.bend_to_fret === null)).toBe(true);
+    // The same contour on a note picked alone is a bend.
+    const alone = detectTechniques([chord[3]!], NO_AUDIO, SETUP);
+    expect(alone[0]?.bend_to_fret).toBe(2);
+  });
+
   it('writes a bend heard on an open string on the next string down, where a finger can bend it', () => {
     const n = note(0.5, 1.3, 1, 64, (t) => ramp(t, 0.6, 0.8, 64, 66));
     const [e] = detectTechniques([n], NO_AUDIO, SETUP);

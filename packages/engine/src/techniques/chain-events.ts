@@ -357,7 +357,10 @@ export function chainEvents(
       const rise = Math.abs((slow[f + 3] ?? Number.NaN) - (slow[f - 3] ?? Number.NaN));
       held.push(!Number.isNaN(rise) && rise < 0.3);
     }
-    const bend = findBend(curve, opts.bend);
+    // A strummed chord's strings beat against each other and pull each other's contours, which
+    // the bend reading cannot tell from a bend (a string bent inside a strum is rare).
+    const strummedNote = chain.strummed && seg.leading === null;
+    const bend = strummedNote ? null : findBend(curve, opts.bend);
     if (bend !== null) {
       event.bend_to_fret = Math.min(FRET_MAX, event.fret + bend.up);
       event.release_to_fret = bend.releasedTo === null ? null : event.fret + bend.releasedTo;
@@ -365,9 +368,8 @@ export function chainEvents(
     } else {
       event.pitch_arr = pitchArray([], event.end_time - event.time);
     }
-    // A strummed chord's strings beat against each other, which the pitch reading cannot tell
-    // from a vibrato.
-    if (!(chain.strummed && seg.leading === null) && roomForVibrato(held)) {
+    // ... nor from a vibrato.
+    if (!strummedNote && roomForVibrato(held)) {
       const heard =
         audio.length > 0 ? heardCurve(audio, track.start + seg.from, curve, seg.fretted) : null;
       event.vibrato = classifyVibrato(heard ?? curve, held, opts.vibrato);
