@@ -215,10 +215,8 @@ export function strumCandidates(
     const lo = Math.max(0, strumStart - STRUM_REACH);
     const hi = Math.min(n - 2, strumEnd + STRUM_REACH);
     // Pitches of earlier strums still ringing at this one: the chord strummed again.
-    while (
-      next < strums.length &&
-      Math.min(...(strums[next] ?? []).map((q) => q.start)) < strumStart
-    )
+    // A strum's notes are in start order (findStrums), so its first note starts it.
+    while ((strums[next]?.[0]?.start ?? Infinity) < strumStart)
       earlier.push(...(strums[next++] ?? []));
     earlier = earlier.filter((q) => q.end > strumStart);
     const ringingStrummed = new Set(
@@ -279,9 +277,9 @@ export function strumCandidates(
 /**
  * The strum notes worth adding: a pitch class the strum already has or a pitch an earlier strum
  * left ringing, at or below its highest found note (below the strum only when it is not a bass
- * note left ringing alone), playable with the found notes in one hand position, whose onset peak clears the
- * weak-onset floor (onsets.ts) and whose note activation reaches the frame threshold within the
- * confirmation frames. Unlike an isolated weak onset, no rise of the note activation is asked
+ * note left ringing alone), playable with the found notes in one hand position, whose onset peak
+ * clears the weak-onset floor (onsets.ts) and whose note activation reaches the frame threshold
+ * within the confirmation frames. Unlike an isolated weak onset, no rise of the note activation is asked
  * for (a re-strummed string is already ringing) and the note need not reach the amplitude
  * threshold (a doubled pitch class shares its energy with the other string's harmonics).
  * Pitches above the highest found note are left alone: that is where every note of the chord
