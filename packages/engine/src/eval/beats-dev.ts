@@ -1,9 +1,5 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { transcribeAudio } from '../pipeline.js';
-import { buildCorpusItem, CORPUS_ITEM_NAMES } from './corpus/corpus.js';
-import { soundfontRecipes, soundfontScore } from './soundfont/recipes.js';
-import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
+import { soundfontTunedClips, stringModelClips } from './dev-clips.js';
 
 /**
  * Development measurement (issue 15): the rendered corpora have no true beats (docs/evaluation.md),
@@ -14,10 +10,6 @@ import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
  *
  *   npx tsc -b packages/engine && node packages/engine/dist/eval/beats-dev.js
  */
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../../..');
-const soundfontCache = path.join(repoRoot, 'packages/engine/eval-cache/soundfont');
 
 function onsetTimes(notes: readonly { time: number }[]): number[] {
   const times = notes.map((n) => n.time).sort((a, b) => a - b);
@@ -34,17 +26,9 @@ function onBeatShare(onsets: readonly number[], beats: readonly number[]): numbe
 
 async function main() {
   const rows: [string, number][] = [];
-  for (const name of CORPUS_ITEM_NAMES) {
-    const item = buildCorpusItem(name);
+  for (const item of [...stringModelClips(), ...(await soundfontTunedClips())]) {
     const { beats } = await transcribeAudio(item.audio, item.config);
-    rows.push([name, onBeatShare(onsetTimes(item.notes), beats.beats)]);
-  }
-  const setup = await ensureFluidSynth((line) => process.stderr.write(`${line}\n`));
-  for (const recipe of soundfontRecipes('tuned')) {
-    const score = soundfontScore(recipe);
-    const { audio } = await renderSoundfontItem(score, setup, soundfontCache);
-    const { beats } = await transcribeAudio(audio, score.truth.config);
-    rows.push([recipe.name, onBeatShare(onsetTimes(score.truth.notes), beats.beats)]);
+    rows.push([item.name, onBeatShare(onsetTimes(item.notes), beats.beats)]);
   }
   for (const [name, share] of rows)
     process.stdout.write(`${name.padEnd(32)} ${share.toFixed(3)}\n`);

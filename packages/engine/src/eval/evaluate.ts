@@ -69,7 +69,8 @@ export interface ClipTruth {
 }
 
 /** How a SoundFont clip's guitar sounds (issue 20: driven guitars within 0.05 of clean). */
-export type GuitarSound = 'clean' | 'muted' | 'driven';
+export const GUITAR_SOUNDS = ['clean', 'muted', 'driven'] as const;
+export type GuitarSound = (typeof GUITAR_SOUNDS)[number];
 
 /** The sound of a General MIDI guitar program. */
 export function soundOfProgram(program: number): GuitarSound {

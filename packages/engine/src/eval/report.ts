@@ -1,4 +1,4 @@
-import type { ClipResult, GuitarSound } from './evaluate.js';
+import { GUITAR_SOUNDS, type ClipResult, type GuitarSound } from './evaluate.js';
 import { beatScores, type BeatCounts } from '../rhythm/metrics.js';
 import { DOUBTFUL_CONFIDENCE } from '@riffscribe/core';
 import {
@@ -118,7 +118,7 @@ export function summarise(results: readonly ClipResult[]): Summary {
     openStrum: combineOptional(results.map((r) => r.openStrum)),
     openStrumCapo: combineOptional(results.filter((r) => r.capo > 0).map((r) => r.openStrum)),
     noteBySound: Object.fromEntries(
-      (['clean', 'muted', 'driven'] as const).flatMap((sound) => {
+      GUITAR_SOUNDS.flatMap((sound) => {
         const list = results.filter((r) => r.sound === sound).map((r) => r.note);
         return list.length === 0 ? [] : [[sound, combineScores(list)]];
       }),
@@ -302,7 +302,7 @@ export function comparisonTable(
         s.openStrumCapo ? `${f3(s.openStrumCapo.recall)} (n${s.openStrumCapo.reference})` : null,
       ),
     ],
-    ...(['clean', 'muted', 'driven'] as const).map((sound) => [
+    ...GUITAR_SOUNDS.map((sound) => [
       `  note F1, ${sound} guitar`,
       ...cell((s) => {
         const sc = s.noteBySound[sound];

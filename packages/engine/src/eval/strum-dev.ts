@@ -12,18 +12,14 @@ import { recoverStrumNotes, strumCandidates } from '../notes/strums.js';
 import { trackNotes } from '../notes/tracking.js';
 import type { ModelOutput } from '../types.js';
 import { FRAME_RATE } from '../units.js';
-import { buildCorpusItem, CORPUS_ITEM_NAMES } from './corpus/corpus.js';
 import { placedNotes } from './evaluate.js';
 import { refineOutput } from '../adapters/refiner-model.js';
 import { cachedModelOutput } from './model-cache.js';
 import { scoreNotes, type TimedNote } from './notes-metrics.js';
-import { soundfontRecipes, soundfontScore } from './soundfont/recipes.js';
-import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { defaultUploadConfig, type UploadConfig } from '@riffscribe/core';
 import { decodeAudio } from '../adapters/media.js';
 import { discoverDatasets, findDatasetsRoot, readTabJson } from './datasets.js';
+import { REPO_ROOT, soundfontTunedClips, stringModelClips } from './dev-clips.js';
 
 /**
  * Development measurement (issue 20): where the notes of strummed open chords are lost, stage by
@@ -33,10 +29,6 @@ import { discoverDatasets, findDatasetsRoot, readTabJson } from './datasets.js';
  *   npx tsc -b packages/engine && node packages/engine/dist/eval/strum-dev.js [--corpus sm]
  *     [--item NAME]... [--verbose] [--fp]
  */
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../../..');
-const soundfontCache = path.join(repoRoot, 'packages/engine/eval-cache/soundfont');
 
 interface Clip {
   name: string;
@@ -49,7 +41,7 @@ interface Clip {
 async function clips(corpus: string, keep: (n: string) => boolean): Promise<Clip[]> {
   if (corpus === 'real') {
     const out: Clip[] = [];
-    for (const item of await discoverDatasets(findDatasetsRoot(repoRoot))) {
+    for (const item of await discoverDatasets(findDatasetsRoot(REPO_ROOT))) {
       if (!keep(item.name)) continue;
       out.push({
         name: item.name,
@@ -61,32 +53,14 @@ async function clips(corpus: string, keep: (n: string) => boolean): Promise<Clip
     }
     return out;
   }
-  if (corpus === 'sm') {
-    return CORPUS_ITEM_NAMES.filter(keep).map((name) => {
-      const item = buildCorpusItem(name);
-      return {
-        name,
-        audio: item.audio,
-        config: item.config,
-        notes: placedNotes(item.notes, item.config),
-        strum: item.openStrumNotes,
-      };
-    });
-  }
-  const setup = await ensureFluidSynth(() => undefined);
-  const out: Clip[] = [];
-  for (const r of soundfontRecipes('tuned').filter((x) => keep(x.name))) {
-    const score = soundfontScore(r);
-    const { audio } = await renderSoundfontItem(score, setup, soundfontCache);
-    out.push({
-      name: r.name,
-      audio,
-      config: score.truth.config,
-      notes: placedNotes(score.truth.notes, score.truth.config),
-      strum: score.truth.openStrumNotes,
-    });
-  }
-  return out;
+  const items = corpus === 'sm' ? stringModelClips(keep) : await soundfontTunedClips(keep);
+  return items.map((item) => ({
+    name: item.name,
+    audio: item.audio,
+    config: item.config,
+    notes: placedNotes(item.notes, item.config),
+    strum: item.openStrumNotes,
+  }));
 }
 
 const timed = (c: readonly NoteCandidate[]): TimedNote[] =>

@@ -21,12 +21,15 @@ describe('vibrato', () => {
   });
 
   it('counts the rate where the residue repeats, though the crossings are off by one', () => {
-    // At 5.5 Hz a two-cycle window holds three or four crossings; either way the period is found.
-    const c = curve(1.5, 5.5, 20);
+    // At 6 Hz a window of two cycles at the spec's 6.5 Hz holds three or four crossings, which
+    // alone would read 4.8 Hz in most windows and miss the period; every window is modulated.
+    const c = curve(1.5, 6, 20);
     const m = measureVibrato(c, allHeld(c));
     expect(m?.rateHz).toBeGreaterThan(4.5);
     expect(m?.rateHz).toBeLessThan(7);
     expect(m?.regularity).toBeGreaterThan(0.5);
+    expect(m?.windows).toBeGreaterThan(10);
+    expect(m?.run).toBe(m?.windows);
     expect(classifyVibrato(c, allHeld(c))).toBe('small');
   });
 

@@ -60,7 +60,7 @@ export interface MatchSetup {
 }
 
 /** Occurrences of each technique on a note, as [leading, trailing] sides or a single count. */
-function occurrences(n: NoteEvent): Record<Technique, number[]> {
+export function occurrences(n: NoteEvent): Record<Technique, number[]> {
   const pitched = !n.mute;
   return {
     bend: [pitched && n.bend_to_fret !== null ? 1 : 0],
