@@ -163,27 +163,38 @@ function plateausOf(
 const GLIDE_LOOKBACK_FRAMES = Math.round(0.12 * FRAME_RATE);
 
 /**
- * Seconds the string took to move between two plateaus: from the clip when there is audio
- * (junction.ts), else from the contour's frames in the middle of the way.
+ * How the string moved between two plateaus: the seconds it took, from the clip when there is
+ * audio (junction.ts), else from the contour's frames in the middle of the way; `fast` when only
+ * the clip's ramp saw it move (the middle of the way too quick for a pitch estimate: a slide, no
+ * bend rises that fast).
  */
-function glideSeconds(
+interface Glide {
+  seconds: number;
+  fast: boolean;
+}
+
+function glideOf(
   from: Plateau,
   to: Plateau,
   clean: Float64Array,
   start: number,
   audio: ClipAudio,
-): number {
+): Glide {
   if (audio.length > 0) {
     // The model's contour can hold the departing pitch through most of a slide's glide, so the
     // clip is read from up to a glide's length before the departing plateau ends.
     const back = Math.max(from.first, from.last - 1 - GLIDE_LOOKBACK_FRAMES);
-    return readJunction(
+    const junction = readJunction(
       audio,
       (start + back) / FRAME_RATE - 0.006,
       (start + to.first + 1) / FRAME_RATE,
       from.pitch,
       to.pitch,
-    ).glideSeconds;
+    );
+    return {
+      seconds: junction.glideSeconds,
+      fast: junction.rampSeconds > 0 && junction.rampSeconds >= junction.glideSeconds,
+    };
   }
   const delta = to.pitch - from.pitch;
   let middle = 0;
@@ -191,7 +202,7 @@ function glideSeconds(
     const x = ((clean[i] ?? Number.NaN) - from.pitch) / delta;
     if (x > MIDDLE[0] && x < MIDDLE[1]) middle++;
   }
-  return middleSeconds(middle, FRAME_RATE);
+  return { seconds: middleSeconds(middle, FRAME_RATE), fast: false };
 }
 
 function classify(
@@ -199,21 +210,27 @@ function classify(
   to: Plateau,
   fretted: number,
   open: number,
-  glide: number,
+  glide: Glide,
   repeated: boolean,
   opts: ChainEventOptions,
 ): Move | Break | 'same' {
   const delta = to.pitch - from.pitch;
   if (delta === 0) return repeated ? 'break' : 'same';
   // An open string has no finger on it to slide or bend with: only a step leaves or reaches it.
-  const step = glide < opts.stepMaxSeconds || from.pitch === open || to.pitch === open;
+  const step = glide.seconds < opts.stepMaxSeconds || from.pitch === open || to.pitch === open;
   if (step) {
     if (Math.abs(delta) > opts.maxStep) return 'break';
     return delta > 0 ? 'hammer' : 'pull';
   }
   const bent = from.pitch - fretted;
-  const speed = Math.abs(delta) / glide;
-  if (delta > 0 && bent >= 0 && bent + delta <= opts.maxBend && speed < opts.bendMaxSpeed)
+  const speed = Math.abs(delta) / glide.seconds;
+  if (
+    delta > 0 &&
+    !glide.fast &&
+    bent >= 0 &&
+    bent + delta <= opts.maxBend &&
+    speed < opts.bendMaxSpeed
+  )
     return 'same';
   if (delta < 0 && bent > 0 && to.pitch >= fretted) return 'same';
   return 'slide';
@@ -257,12 +274,12 @@ function heardCurve(
 function chainString(
   chain: Chain,
   plateaus: readonly Plateau[],
-  glides: readonly number[],
+  glides: readonly Glide[],
   setup: GuitarSetup,
   opts: ChainEventOptions,
 ): number {
   const first = plateaus[0];
-  const glidesAway = (glides[1] ?? 0) >= opts.stepMaxSeconds;
+  const glidesAway = (glides[1]?.seconds ?? 0) >= opts.stepMaxSeconds;
   if (first === undefined || !glidesAway || first.pitch !== openPitch(setup, chain.string))
     return chain.string;
   for (let s = chain.string + 1; s <= 6; s++) {
@@ -290,8 +307,8 @@ export function chainEvents(
   const frameTime = (i: number) => (track.start + i) / FRAME_RATE;
   const glides = plateaus.map((to, k) => {
     const from = plateaus[k - 1];
-    if (from === undefined || from.pitch === to.pitch) return 0;
-    return glideSeconds(from, to, clean, track.start, audio);
+    if (from === undefined || from.pitch === to.pitch) return { seconds: 0, fast: false };
+    return glideOf(from, to, clean, track.start, audio);
   });
   const string = chainString(chain, plateaus, glides, setup, opts);
 
@@ -310,7 +327,7 @@ export function chainEvents(
     const from = plateaus[k - 1];
     const to = plateaus[k];
     if (from === undefined || to === undefined) continue;
-    const glide = glides[k] ?? 0;
+    const glide = glides[k] ?? { seconds: 0, fast: false };
     const repeated =
       to.note === from.note + 1 && (chain.notes[to.note]?.onset ?? 0) >= opts.repeatOnset;
     const move = classify(from, to, current.fretted, open, glide, repeated, opts);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TabNote } from '../types.js';
 import { fret, FRAME_RATE, midi, seconds, stringNumber } from '../units.js';
 import type { AttackAnalysis } from './attacks.js';
-import { findStrikes, findStrums } from './chains.js';
+import { buildChains, findStrikes, findStrums } from './chains.js';
+import type { GuitarSetup } from '../types.js';
 
 function note(time: number, end: number, pitch: number): TabNote {
   return {
@@ -48,5 +49,36 @@ describe('findStrikes', () => {
     const notes = [...picks, note(1.7, 2.0, 65)];
     const struck = findStrikes(notes, attacks(notes, [1, 1, 1, 0.2]), findStrums(notes));
     expect(struck).toEqual([true, true, true, false]);
+  });
+});
+
+describe('buildChains', () => {
+  const setup: GuitarSetup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0, frets: 22 };
+  const on = (n: TabNote, string: number, open: number): TabNote => ({
+    ...n,
+    string: stringNumber(string),
+    fret: fret(n.pitch - open),
+  });
+
+  it('moves a chain to a string that carries the note continuing it', () => {
+    // The tab put E4 on the open first string and the C#4 sliding from it on the second: one
+    // string carries both (the second, frets 5 and 2).
+    const notes = [on(note(0.2, 0.6, 64), 1, 64), on(note(0.6, 1.0, 61), 2, 59)];
+    const chains = buildChains(notes, [true, false], findStrums(notes), setup);
+    expect(chains).toHaveLength(1);
+    expect(chains[0]?.string).toBe(2);
+    expect(chains[0]?.notes).toHaveLength(2);
+  });
+
+  it('keeps a strummed chain on its string', () => {
+    const strum = [
+      on(note(0.2, 0.6, 52), 5, 45),
+      on(note(0.21, 0.6, 59), 2, 59),
+      on(note(0.22, 0.6, 64), 1, 64),
+    ];
+    const notes = [...strum, on(note(0.6, 1.0, 61), 2, 59)];
+    const chains = buildChains(notes, [true, true, true, false], findStrums(notes), setup);
+    expect(chains.find((c) => c.notes.some((n) => n.pitch === 64))?.string).toBe(1);
+    expect(chains.find((c) => c.notes.some((n) => n.pitch === 64))?.notes).toHaveLength(1);
   });
 });

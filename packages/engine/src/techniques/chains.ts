@@ -188,9 +188,30 @@ export function findStrikes(
 }
 
 /**
+ * The string a chain moves to so that it can take on `note` when its own string cannot play it
+ * (the tab put a slide's departing note on an open string, say, and its arrival below it): the
+ * note's own string if it plays every note of the chain, else the nearest string that does;
+ * null when none does.
+ */
+function holdingString(chain: Chain, note: TabNote, setup: GuitarSetup): number | null {
+  const holds = (s: number) =>
+    playableOn(setup, s, note.pitch) && chain.notes.every((n) => playableOn(setup, s, n.pitch));
+  if (holds(note.string)) return note.string;
+  let best: number | null = null;
+  for (let s = 1; s <= 6; s++) {
+    if (!holds(s)) continue;
+    if (best === null || Math.abs(s - note.string) < Math.abs(best - note.string)) best = s;
+  }
+  return best;
+}
+
+/**
  * Groups notes (sorted by time) into chains. Every note is in exactly one chain; a chain starts at
  * a struck note (or an unstruck note nothing continues into) and takes on unstruck notes that
- * start where its last note stops, within `maxInterval` semitones and playable on its string.
+ * start where its last note stops, within `maxInterval` semitones and playable on its string, or
+ * on another string that plays the whole chain (the chain then moves there: one string carries a
+ * slide or a slur, whatever strings the tab stage gave its notes one by one; a chain begun in a
+ * strum stays on its string).
  * A short unstruck note lying inside a continuing note, within two semitones of it, is a flicker
  * of that note (a vibrato or bend excursion the model reported as a note) and is dropped.
  * `strummed` is findStrums(notes).
@@ -223,6 +244,7 @@ export function buildChains(
       if (inside) return;
       let best: Chain | undefined;
       let bestScore = Number.POSITIVE_INFINITY;
+      let bestString: number = note.string;
       for (const chain of open) {
         const last = chain.notes[chain.notes.length - 1];
         if (last === undefined) continue;
@@ -230,14 +252,23 @@ export function buildChains(
         if (last.endTime < note.time - opts.maxGap || last.endTime > note.time + opts.maxOverlap)
           continue;
         if (Math.abs(last.pitch - note.pitch) > opts.maxInterval) continue;
-        if (!playableOn(setup, chain.string, note.pitch)) continue;
-        const score = (chain.string === note.string ? 0 : 1) + Math.abs(last.endTime - note.time);
+        // A strummed chain stays on its string: the chord's shape put it there.
+        const string = playableOn(setup, chain.string, note.pitch)
+          ? chain.string
+          : chain.strummed
+            ? null
+            : holdingString(chain, note, setup);
+        if (string === null) continue;
+        const moves = string === chain.string ? 0 : 2;
+        const score = moves + (string === note.string ? 0 : 1) + Math.abs(last.endTime - note.time);
         if (score < bestScore) {
           bestScore = score;
           best = chain;
+          bestString = string;
         }
       }
       if (best !== undefined) {
+        best.string = bestString;
         best.notes.push(note);
         return;
       }

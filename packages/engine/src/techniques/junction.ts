@@ -90,11 +90,86 @@ export interface Junction {
   /** Hops with a periodic estimate, and how many of them were in the middle. */
   voiced: number;
   middle: number;
+  /** Seconds from the string leaving the departing pitch to reaching the arriving one (ramp). */
+  rampSeconds: number;
+}
+
+/** Semitones from the departing pitch within which the string has not left it yet. */
+const AT_PITCH = 0.1;
+/** Voiced hops that must move, each further than the last, for the string to be seen leaving. */
+const RAMP_HOPS = 3;
+/** ... and how far (semitones) they must have moved toward the arriving pitch in all. */
+const RAMP_SEMITONES = 0.3;
+/** Voiced hops at the window's start that give the departing pitch. */
+const RAMP_REFERENCE_HOPS = 5;
+
+/**
+ * The ramp of a fast slide: the middle of the way can be unreadable (the window holds pitches
+ * too far apart to be periodic), but the string is seen leaving, hop after hop further toward the
+ * arriving pitch, before the estimate breaks off or arrives. A hammer-on or pull-off jumps: the
+ * estimate stays at the departing pitch until the window reaches the new note. The track is
+ * median-filtered over voiced hops (a window straddling the break can give one stray value), the
+ * departing pitch is where the track starts (the median of its first voiced hops: a note can sit
+ * a little off its semitone). Returns the seconds from the last hop at the departing pitch to the
+ * first in the arrival's part of the way (MIDDLE[1] onwards), or 0 when no ramp leads there.
+ * `spanHops`: the hops one YIN window spans.
+ */
+export function rampSeconds(
+  track: readonly (number | null)[],
+  fromMidi: number,
+  toMidi: number,
+  spanHops: number,
+): number {
+  const delta = toMidi - fromMidi;
+  const voicedAt = track.flatMap((p, i) => (p === null ? [] : [i]));
+  const smooth = track.map(() => Number.NaN);
+  voicedAt.forEach((i, k) => {
+    const around = [voicedAt[k - 1], i, voicedAt[k + 1]]
+      .map((j) => (j === undefined ? null : track[j]))
+      .filter((p): p is number => p != null)
+      .sort((a, b) => a - b);
+    smooth[i] = around[Math.floor(around.length / 2)] ?? Number.NaN;
+  });
+  const first = voicedAt.slice(0, RAMP_REFERENCE_HOPS).map((i) => smooth[i] ?? Number.NaN);
+  if (first.length < RAMP_REFERENCE_HOPS) return 0;
+  const departing = [...first].sort((a, b) => a - b)[Math.floor(first.length / 2)] ?? fromMidi;
+  const way = (p: number) => (p - departing) / (toMidi - departing);
+  const arrive = smooth.findIndex((p) => !Number.isNaN(p) && way(p) >= MIDDLE[1]);
+  if (arrive <= 0) return 0;
+  let leave = -1;
+  for (let i = arrive - 1; i >= 0; i--) {
+    const p = smooth[i] ?? Number.NaN;
+    if (!Number.isNaN(p) && Math.abs(p - departing) <= AT_PITCH) {
+      leave = i;
+      break;
+    }
+  }
+  if (leave < 0) return 0;
+  let moving = 0;
+  let last = 0;
+  let movedBy = -1;
+  for (let i = leave + 1; i < arrive; i++) {
+    const p = smooth[i] ?? Number.NaN;
+    if (Number.isNaN(p)) continue;
+    const x = way(p);
+    // The estimate wobbles by a few hundredths of a semitone; a string going back is no ramp.
+    if (x < last - AT_PITCH / Math.abs(delta)) return 0;
+    if (x > last) {
+      moving++;
+      last = x;
+    }
+    if (movedBy < 0 && last * Math.abs(delta) >= RAMP_SEMITONES) movedBy = i;
+  }
+  // A window straddling a step mixes the two periods and can read a few values in between, but
+  // only within one window's span of the arrival: a slide's string is seen moving before that.
+  if (moving < RAMP_HOPS || movedBy < 0 || arrive - movedBy < spanHops) return 0;
+  return ((arrive - leave) * JUNCTION_HOP) / SAMPLE_RATE;
 }
 
 /**
  * Reads the junction between `fromTime` and `toTime` (seconds) where a string moves from
- * `fromMidi` to `toMidi`. `glideSeconds` is 0 for a clean step.
+ * `fromMidi` to `toMidi`. `glideSeconds` is 0 for a clean step; for a fast slide whose middle is
+ * unreadable it is the ramp's length (rampSeconds) when that is longer.
  */
 export function readJunction(
   audio: ClipAudio,
@@ -109,15 +184,20 @@ export function readJunction(
   const limit = Math.abs(delta) >= WIDE_INTERVAL ? MAX_APERIODICITY_WIDE : MAX_APERIODICITY;
   const a = Math.round(fromTime * SAMPLE_RATE);
   const b = Math.round(toTime * SAMPLE_RATE);
+  const track: (number | null)[] = [];
   let voiced = 0;
   let middle = 0;
   for (let s = a; s <= b; s += JUNCTION_HOP) {
     const p = yinPitch(audio, s, low, high, limit);
+    track.push(p);
     if (p === null) continue;
     voiced++;
     const x = (p - fromMidi) / delta;
     if (x > MIDDLE[0] && x < MIDDLE[1]) middle++;
   }
-  const glideSeconds = middleSeconds(middle, SAMPLE_RATE / JUNCTION_HOP);
-  return { glideSeconds, voiced, middle };
+  const tauMax = Math.ceil(SAMPLE_RATE / midiToHz(low));
+  const spanHops = Math.ceil((Math.max(256, tauMax) + tauMax) / JUNCTION_HOP);
+  const ramp = rampSeconds(track, fromMidi, toMidi, spanHops);
+  const glideSeconds = Math.max(middleSeconds(middle, SAMPLE_RATE / JUNCTION_HOP), ramp);
+  return { glideSeconds, voiced, middle, rampSeconds: ramp };
 }
