@@ -1,5 +1,6 @@
 import type { ClipAudio } from '../types.js';
 import { hzToMidi, midiToHz, SAMPLE_RATE } from '../units.js';
+import { median } from './curves.js';
 
 /**
  * How a string got from one pitch to the next (pure): by a glide (a slide or a bend passes
@@ -34,6 +35,12 @@ export function middleSeconds(count: number, stepsPerSecond: number): number {
   return count / stepsPerSecond / (MIDDLE[1] - MIDDLE[0]);
 }
 
+/** YIN's longest period (samples) for pitches down to `lowMidi`, and its difference width. */
+function yinWindow(lowMidi: number): { tauMax: number; width: number } {
+  const tauMax = Math.ceil(SAMPLE_RATE / midiToHz(lowMidi));
+  return { tauMax, width: Math.max(256, tauMax) };
+}
+
 /**
  * YIN pitch (MIDI, fractional) of the window starting at `start`, with periods searched between
  * those of `lowMidi` and `highMidi`; null when the window is not periodic enough.
@@ -46,8 +53,7 @@ export function yinPitch(
   maxAperiodicity = MAX_APERIODICITY,
 ): number | null {
   const tauMin = Math.max(2, Math.floor(SAMPLE_RATE / midiToHz(highMidi)));
-  const tauMax = Math.ceil(SAMPLE_RATE / midiToHz(lowMidi));
-  const width = Math.max(256, tauMax);
+  const { tauMax, width } = yinWindow(lowMidi);
   if (start < 0 || start + width + tauMax + 1 >= audio.length) return null;
   const x = audio.subarray(start, start + width + tauMax + 1);
   const d = new Float64Array(tauMax + 2);
@@ -126,13 +132,12 @@ export function rampSeconds(
   voicedAt.forEach((i, k) => {
     const around = [voicedAt[k - 1], i, voicedAt[k + 1]]
       .map((j) => (j === undefined ? null : track[j]))
-      .filter((p): p is number => p != null)
-      .sort((a, b) => a - b);
-    smooth[i] = around[Math.floor(around.length / 2)] ?? Number.NaN;
+      .filter((p): p is number => p != null);
+    smooth[i] = median(around, Number.NaN);
   });
   const first = voicedAt.slice(0, RAMP_REFERENCE_HOPS).map((i) => smooth[i] ?? Number.NaN);
   if (first.length < RAMP_REFERENCE_HOPS) return 0;
-  const departing = [...first].sort((a, b) => a - b)[Math.floor(first.length / 2)] ?? fromMidi;
+  const departing = median(first, fromMidi);
   const way = (p: number) => (p - departing) / (toMidi - departing);
   const arrive = smooth.findIndex((p) => !Number.isNaN(p) && way(p) >= MIDDLE[1]);
   if (arrive <= 0) return 0;
@@ -195,8 +200,8 @@ export function readJunction(
     const x = (p - fromMidi) / delta;
     if (x > MIDDLE[0] && x < MIDDLE[1]) middle++;
   }
-  const tauMax = Math.ceil(SAMPLE_RATE / midiToHz(low));
-  const spanHops = Math.ceil((Math.max(256, tauMax) + tauMax) / JUNCTION_HOP);
+  const { tauMax, width } = yinWindow(low);
+  const spanHops = Math.ceil((width + tauMax) / JUNCTION_HOP);
   const ramp = rampSeconds(track, fromMidi, toMidi, spanHops);
   const glideSeconds = Math.max(middleSeconds(middle, SAMPLE_RATE / JUNCTION_HOP), ramp);
   return { glideSeconds, voiced, middle, rampSeconds: ramp };
