@@ -194,11 +194,17 @@ function pullPhrase(c: PhraseContext, t: number): number {
 
 function slidePhrase(c: PhraseContext, t: number): number {
   const s = pick(c.random, [1, 2, 3, 4, 5]);
-  const f1 = scaleFret(c, s, 0, 3) ?? c.position;
+  // A slide needs a finger on the string: it neither leaves nor reaches an open string (the
+  // nearest fret in the key instead, chosen without a draw so the rest of the clip stays as it was).
+  let f1 = scaleFret(c, s, 0, 3) ?? c.position;
+  if (f1 < 1) {
+    f1 = 1;
+    while (f1 < 4 && !inScale(c, s, f1)) f1++;
+  }
   const up = f1 < 4 || (f1 < 14 && c.random() < 0.6);
   const distance = 2 + Math.floor(c.random() * 6);
   let f2 = up ? f1 + distance : f1 - distance;
-  f2 = Math.max(0, Math.min(19, f2));
+  f2 = Math.max(1, Math.min(19, f2));
   while (f2 > 1 && !inScale(c, s, f2) && f2 !== f1) f2 += up ? 1 : -1;
   if (f2 === f1) return pickPhrase(c, t);
   const glide = between(c.random, 0.04, 0.12);

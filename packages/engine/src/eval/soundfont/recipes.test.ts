@@ -83,6 +83,8 @@ describe('SoundFont corpus recipes', () => {
         ).toBe(true);
         for (const n of s.truth.notes) {
           expect(n.fret).toBeGreaterThanOrEqual(0);
+          // A slide needs a finger on the string: it neither leaves nor reaches an open string.
+          if (n.leading_slide || n.trailing_slide) expect(n.fret).toBeGreaterThanOrEqual(1);
           expect(n.pitch_arr.length).toBe(Math.floor(((n.end_time - n.time) * 22050) / 256) + 1);
           if (n.mute || n.leading_slide) continue;
           // A picked or slurred note starts a MIDI note on its string's channel.
