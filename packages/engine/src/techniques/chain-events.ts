@@ -267,9 +267,10 @@ function heardCurve(
 }
 
 /**
- * The string a chain is played on: the tab's, unless the chain glides away from its first pitch
- * and the tab has that pitch as an open string (a bend or slide needs a finger on the string):
- * then the nearest lower string that frets it and holds every note of the chain.
+ * The string a chain is played on: the tab's, unless the string glides to or from a pitch the tab
+ * has as an open string (a bend or a slide needs a finger on the string, so the tab's string
+ * would read the glide as a hammer-on or pull-off): then the nearest lower string that frets every
+ * gliding pitch and holds every note of the chain.
  */
 function chainString(
   chain: Chain,
@@ -278,14 +279,20 @@ function chainString(
   setup: GuitarSetup,
   opts: ChainEventOptions,
 ): number {
-  const first = plateaus[0];
-  const glidesAway = (glides[1]?.seconds ?? 0) >= opts.stepMaxSeconds;
-  if (first === undefined || !glidesAway || first.pitch !== openPitch(setup, chain.string))
-    return chain.string;
+  const gliding = new Set<number>();
+  const departing = new Set<number>();
+  plateaus.forEach((to, k) => {
+    const from = plateaus[k - 1];
+    if (from === undefined || (glides[k]?.seconds ?? 0) < opts.stepMaxSeconds) return;
+    gliding.add(from.pitch);
+    gliding.add(to.pitch);
+    departing.add(from.pitch);
+  });
+  if (!departing.has(openPitch(setup, chain.string))) return chain.string;
   for (let s = chain.string + 1; s <= 6; s++) {
     const open = openPitch(setup, s);
     const fits = chain.notes.every((n) => n.pitch - open >= 0 && n.pitch - open <= setup.frets);
-    if (fits && first.pitch - open >= 1) return s;
+    if (fits && [...gliding].every((p) => p - open >= 1)) return s;
   }
   return chain.string;
 }

@@ -45,6 +45,21 @@ describe('findStrikes', () => {
     expect(struck).toEqual([true, true, true, false]);
   });
 
+  it('measures a pick by the upper quartile of all strikes when none is clear of a stopping note', () => {
+    // Played without a break: every note but the first starts where another stops. The picks
+    // (0.7) are the clip's typical attack, so the picked note going down is struck and only the
+    // pull-off (0.2) is not; against a fixed typical attack of 1.3 the pick would be a pull-off.
+    const notes = [
+      note(0.2, 0.5, 64),
+      note(0.5, 0.8, 62),
+      note(0.8, 1.1, 60),
+      note(1.1, 1.4, 62),
+      note(1.4, 1.7, 64),
+    ];
+    const struck = findStrikes(notes, attacks(notes, [0.7, 0.7, 0.2, 0.7, 0.7]), findStrums(notes));
+    expect(struck).toEqual([true, true, false, true, true]);
+  });
+
   it('leaves a weak attack going up unstruck', () => {
     const notes = [...picks, note(1.7, 2.0, 65)];
     const struck = findStrikes(notes, attacks(notes, [1, 1, 1, 0.2]), findStrums(notes));

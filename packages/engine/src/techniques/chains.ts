@@ -2,7 +2,7 @@ import { LEGATO_ONSET } from '../tab/assign.js';
 import { openPitch } from '../tab/fingering.js';
 import type { GuitarSetup, TabNote } from '../types.js';
 import { attackAt, energyRiseAt, type AttackAnalysis } from './attacks.js';
-import { median } from './curves.js';
+import { median, quantile } from './curves.js';
 
 /**
  * Which notes were struck, and which continue a string that was already sounding (pure).
@@ -35,7 +35,12 @@ export interface ChainOptions {
    * finger and can reach `strikeRatio`.
    */
   strikeRatioUp: number;
-  /** Typical attack flux when the clip has too few clear attacks to measure its own. */
+  /**
+   * When fewer than three strikes are clear of a stopping note, the typical attack is this
+   * quantile of all strikes' attacks.
+   */
+  allStrikesQuantile: number;
+  /** Typical attack flux when the clip has too few attacks to measure its own. */
   defaultAttack: number;
   /**
    * Onset activation from which a note is struck when there is no audio: the tab stage's
@@ -59,6 +64,7 @@ export const CHAIN_OPTIONS: ChainOptions = {
   strikeRatioLow: 0.4,
   strikeRiseDb: 8,
   strikeRatioUp: 0.4,
+  allStrikesQuantile: 0.75,
   defaultAttack: 1.3,
   onsetStrike: LEGATO_ONSET,
   strumWindow: 0.06,
@@ -115,6 +121,7 @@ function typicalAttack(
   opts: ChainOptions,
 ): number {
   const values: number[] = [];
+  const all: number[] = [];
   let i = 0;
   while (i < notes.length) {
     const first = notes[i];
@@ -142,10 +149,15 @@ function typicalAttack(
       j++;
     }
     if (clear) values.push(best);
+    all.push(best);
     i = j;
   }
-  if (values.length < 3) return opts.defaultAttack;
-  return median(values, opts.defaultAttack);
+  if (values.length >= 3) return median(values, opts.defaultAttack);
+  // Played without a break (legato phrases, ringing chords, double stops), hardly a strike is
+  // clear of a note stopping near it. Most notes are still picked and the legato ones are the
+  // weak few, so the upper quartile of all strikes is a pick's attack.
+  if (all.length >= 3) return quantile(all, opts.allStrikesQuantile, opts.defaultAttack);
+  return opts.defaultAttack;
 }
 
 /** Whether a higher note stops where note `i` (of `notes`, sorted by time) starts. */

@@ -33,9 +33,19 @@ export function medianFilter(values: ArrayLike<number>, radius: number): Float64
  * `fallback` when there are none. Does not change `values`.
  */
 export function median(values: readonly number[], fallback: number): number {
+  return quantile(values, 0.5, fallback);
+}
+
+/**
+ * The value of `values` below which a share `q` (0..1) of them lies (the element at index
+ * floor(q * count) of the sorted values, the last for q = 1), or `fallback` when there are none.
+ * Does not change `values`.
+ */
+export function quantile(values: readonly number[], q: number, fallback: number): number {
   if (values.length === 0) return fallback;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? fallback;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.floor(q * sorted.length)));
+  return sorted[i] ?? fallback;
 }
 
 /** Running mean over `radius` frames each side. */

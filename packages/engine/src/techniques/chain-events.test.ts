@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { GuitarSetup, TabNote } from '../types.js';
+import { fret, FRAME_RATE, midi, seconds, stringNumber } from '../units.js';
+import { chainEvents } from './chain-events.js';
+
+const setup: GuitarSetup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0, frets: 22 };
+
+/** A note on the third string (open G3 = 55) whose contour follows `bend` (semitones, per frame). */
+function note(time: number, end: number, pitch: number, bend: number[] = []): TabNote {
+  return {
+    time: seconds(time),
+    endTime: seconds(end),
+    pitch: midi(pitch),
+    amplitude: 0.8,
+    onset: 0.2,
+    bend,
+    string: stringNumber(3),
+    fret: fret(pitch - 55),
+  };
+}
+
+/** A contour that holds for `hold` frames, then rises by `by` semitones over `ramp` frames. */
+function holdThenGlide(hold: number, ramp: number, by: number): number[] {
+  return [
+    ...Array.from({ length: hold }, () => 0),
+    ...Array.from({ length: ramp }, (_, i) => (by * (i + 1)) / (ramp + 1)),
+  ];
+}
+
+describe('chainEvents', () => {
+  it('moves a chain off the string whose open note it glides away from', () => {
+    // A3, a pull-off to G3, then a slow glide up to C4. The tab has G3 as the open third string,
+    // which no finger can slide from: the fourth string plays all three (frets 7, 5, 10).
+    const frames = (a: number, b: number) => Math.round((b - a) * FRAME_RATE);
+    const notes = [
+      note(0.2, 0.5, 57),
+      note(0.5, 0.9, 55, holdThenGlide(frames(0.5, 0.9) - 8, 8, 5)),
+      note(0.9, 1.4, 60),
+    ];
+    const events = chainEvents({ string: 3, notes, strummed: false }, new Float32Array(0), setup);
+    expect(events.map((e) => [e.string, e.fret])).toEqual([
+      [4, 7],
+      [4, 5],
+      [4, 10],
+    ]);
+    expect(events[0]?.trailing_pull_off).toBe(true);
+    expect(events[1]?.trailing_slide).toBe(true);
+    expect(events[2]?.leading_slide).toBe(true);
+  });
+
+  it('keeps a step from the open string on it (a hammer-on)', () => {
+    const notes = [note(0.2, 0.5, 57), note(0.5, 0.9, 55), note(0.9, 1.4, 57)];
+    const events = chainEvents({ string: 3, notes, strummed: false }, new Float32Array(0), setup);
+    expect(events.map((e) => [e.string, e.fret])).toEqual([
+      [3, 2],
+      [3, 0],
+      [3, 2],
+    ]);
+    expect(events[1]?.trailing_hammer_on).toBe(true);
+  });
+});
