@@ -9,10 +9,11 @@ import { clipRms, frameSpectrum, magnitudes, spectrumBuffer } from './spectrum.j
  * vibrating and adds little or nothing above 2 kHz. Per model frame (frame i centred on sample
  * i * HOP) this computes:
  *
- * - `flux`: log-magnitude spectral flux over ATTACK_BAND_HZ, each bin's rise against the frame two
- *   hops earlier (23 ms, so an attack is not split over two frames), averaged over the band. Log
- *   magnitudes make it a ratio: a soft pick after silence and a hard one over a ringing chord
- *   score alike, and the level of the recording does not matter.
+ * - `flux`: log-magnitude spectral flux over ATTACK_BAND_HZ, each bin's rise against the loudest of
+ *   its GLIDE_BINS neighbours in the frame two hops earlier (23 ms, so an attack is not split over
+ *   two frames), averaged over the band. Log magnitudes make it a ratio: a soft pick after
+ *   silence and a hard one over a ringing chord score alike, and the level of the recording does
+ *   not matter.
  * - `energy`: power in 60 Hz..5 kHz (the partials), for the shape of what follows an attack.
  */
 
@@ -20,6 +21,15 @@ import { clipRms, frameSpectrum, magnitudes, spectrumBuffer } from './spectrum.j
 export const ATTACK_WINDOW = 512;
 /** Band of the attack flux: above most partials' energy, where a pick's noise is. */
 export const ATTACK_BAND_HZ = [2000, 8000] as const;
+/**
+ * Bins (43 Hz each) either side of a bin whose level in the earlier frame it is measured against:
+ * a partial that moved by up to this much between the two frames (a vibrato, a bend, the start
+ * of a slide; about three quarters of a semitone at 2 kHz) is not an attack, while a pick's noise
+ * fills the band between the partials (a maximum filter over frequency, as SuperFlux does against
+ * vibrato). Chosen on the string model and the SoundFont tuned part from 0 to 3 bins
+ * (docs/evaluation.md).
+ */
+export const GLIDE_BINS = 2;
 /** Floor under magnitudes, relative to the clip's RMS, so silence does not make huge ratios. */
 const FLOOR = 1e-3;
 
@@ -60,7 +70,11 @@ export function analyseAttacks(audio: ClipAudio): AttackAnalysis {
     if (t >= 2) {
       const earlier = history[(t - 2) % 3] ?? current;
       let rise = 0;
-      for (let k = lo; k <= hi; k++) rise += Math.max(0, (current[k] ?? 0) - (earlier[k] ?? 0));
+      for (let k = lo; k <= hi; k++) {
+        let ref = Number.NEGATIVE_INFINITY;
+        for (let j = k - GLIDE_BINS; j <= k + GLIDE_BINS; j++) ref = Math.max(ref, earlier[j] ?? 0);
+        rise += Math.max(0, (current[k] ?? 0) - ref);
+      }
       flux[t] = rise / (hi - lo + 1);
     }
   }
