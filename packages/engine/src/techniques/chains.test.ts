@@ -67,6 +67,19 @@ describe('findStrikes', () => {
   });
 });
 
+describe('findStrums', () => {
+  it('keeps a slow strum whole when one onset came a frame late', () => {
+    // Strings 12 ms apart, the third reported 2 frames (23 ms) late: 42 ms after the second.
+    const notes = [note(0.3, 1, 48), note(0.312, 1, 52), note(0.354, 1, 55), note(0.366, 1, 60)];
+    expect(findStrums(notes)).toEqual([true, true, true, true]);
+  });
+
+  it('does not join notes a beat apart', () => {
+    const notes = [note(0.3, 1, 48), note(0.312, 1, 52), note(0.324, 1, 55), note(0.5, 1, 60)];
+    expect(findStrums(notes)).toEqual([true, true, true, false]);
+  });
+});
+
 describe('buildChains', () => {
   const setup: GuitarSetup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0, frets: 22 };
   const on = (n: TabNote, string: number, open: number): TabNote => ({

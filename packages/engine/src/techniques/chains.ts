@@ -49,7 +49,13 @@ export interface ChainOptions {
   onsetStrike: number;
   /** Notes starting within this many seconds of each other form one strike (a strum). */
   strumWindow: number;
-  /** Onsets each within this many seconds of the previous belong to one strum. */
+  /**
+   * Onsets each within this many seconds of the previous belong to one strum: a slow strum's
+   * strings follow each other by up to about 25 ms, and the notes stage may place an onset a
+   * frame or two (12-23 ms) late. Chosen on the string model and the SoundFont tuned part from
+   * 0.04 (a strum split in two left its last strings as pull-offs from the chord before), 0.05
+   * and 0.06 (same as 0.05).
+   */
   strumGap: number;
   /** The previous note may stop this long before the continuing note starts (seconds). */
   maxGap: number;
@@ -68,7 +74,7 @@ export const CHAIN_OPTIONS: ChainOptions = {
   defaultAttack: 1.3,
   onsetStrike: LEGATO_ONSET,
   strumWindow: 0.06,
-  strumGap: 0.04,
+  strumGap: 0.05,
   maxGap: 0.1,
   maxOverlap: 0.2,
   maxInterval: 12,
