@@ -27,6 +27,10 @@ function holdThenGlide(hold: number, ramp: number, by: number): number[] {
   ];
 }
 
+/** The lesson's notes for the chain of `notes` on the third string, without audio. */
+const eventsOnThird = (notes: TabNote[]) =>
+  chainEvents({ string: 3, notes, strummed: false }, new Float32Array(0), setup);
+
 describe('chainEvents', () => {
   it('moves a chain off the string whose open note it glides away from', () => {
     // A3, a pull-off to G3, then a slow glide up to C4. The tab has G3 as the open third string,
@@ -37,7 +41,7 @@ describe('chainEvents', () => {
       note(0.5, 0.9, 55, holdThenGlide(frames(0.5, 0.9) - 8, 8, 5)),
       note(0.9, 1.4, 60),
     ];
-    const events = chainEvents({ string: 3, notes, strummed: false }, new Float32Array(0), setup);
+    const events = eventsOnThird(notes);
     expect(events.map((e) => [e.string, e.fret])).toEqual([
       [4, 7],
       [4, 5],
@@ -49,8 +53,7 @@ describe('chainEvents', () => {
   });
 
   it('keeps a step from the open string on it (a hammer-on)', () => {
-    const notes = [note(0.2, 0.5, 57), note(0.5, 0.9, 55), note(0.9, 1.4, 57)];
-    const events = chainEvents({ string: 3, notes, strummed: false }, new Float32Array(0), setup);
+    const events = eventsOnThird([note(0.2, 0.5, 57), note(0.5, 0.9, 55), note(0.9, 1.4, 57)]);
     expect(events.map((e) => [e.string, e.fret])).toEqual([
       [3, 2],
       [3, 0],

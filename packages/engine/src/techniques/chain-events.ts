@@ -267,10 +267,11 @@ function heardCurve(
 }
 
 /**
- * The string a chain is played on: the tab's, unless the string glides to or from a pitch the tab
+ * The string a chain is played on: the tab's, unless the string glides away from a pitch the tab
  * has as an open string (a bend or a slide needs a finger on the string, so the tab's string
- * would read the glide as a hammer-on or pull-off): then the nearest lower string that frets every
- * gliding pitch and holds every note of the chain.
+ * would read the glide as a hammer-on): then the nearest lower string that frets every gliding
+ * pitch and holds every note of the chain. A glide arriving at the open pitch stays (a pull-off to
+ * an open string is common, and its junction may look slow).
  */
 function chainString(
   chain: Chain,

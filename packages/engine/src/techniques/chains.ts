@@ -119,7 +119,8 @@ const LOOKBACK = 48;
 /**
  * The clip's typical attack: the median, over strikes (notes starting within the strum window
  * grouped), of the strongest attack flux of the strike, counting only strikes that cannot be
- * legato (no note stops near their start).
+ * legato (no note stops near their start); with fewer than three such strikes, the
+ * `allStrikesQuantile` of all strikes.
  */
 function typicalAttack(
   notes: readonly TabNote[],

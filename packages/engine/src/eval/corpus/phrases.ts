@@ -195,7 +195,7 @@ function pullPhrase(c: PhraseContext, t: number): number {
 function slidePhrase(c: PhraseContext, t: number): number {
   const s = pick(c.random, [1, 2, 3, 4, 5]);
   // A slide needs a finger on the string: it neither leaves nor reaches an open string (the
-  // nearest fret in the key instead, chosen without a draw so the rest of the clip stays as it was).
+  // lowest fret in the key instead, chosen without a draw so the rest of the clip stays as it was).
   let f1 = scaleFret(c, s, 0, 3) ?? c.position;
   if (f1 < 1) {
     f1 = 1;
