@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { MESSAGES, type NoteEvent } from '@riffscribe/core';
+import { AUTO_SAVE_MS, MESSAGES, SAVED_NOTICE_MS, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
 import { launchChromium } from './support/browser.js';
@@ -52,8 +52,20 @@ describe('tab editor saving in Chromium', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('auto-saves 30 s after an edit, on the page clock', async () => {
-    // The page's timers run on a clock the test moves; time stands still until it does.
+  it('auto-saves every 30 s while there are edits, on the page clock', async () => {
+    // The page's timers run on a clock the test holds. It flows as real time until paused; the
+    // 30 s timer starts when the page opens, some real seconds before the test pauses it, so the
+    // test learns its phase from the first save (the page notes the clock time of each save).
+    await page.addInitScript(() => {
+      const saves: number[] = [];
+      (window as unknown as { editSaves: number[] }).editSaves = saves;
+      const real = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        if (typeof input === 'string' && input.startsWith('/api/edit-notes'))
+          saves.push(Date.now());
+        return real(input, init);
+      };
+    });
     await page.clock.install();
     await openLesson(page, server.url, jobId);
     await seekTo(page, 0);
@@ -62,18 +74,38 @@ describe('tab editor saving in Chromium', () => {
     await page.keyboard.press('8');
     await waitForFrets(page, ['8'], ['5']);
     await page.locator('.lp[data-dirty="true"]').waitFor();
-    await page.clock.runFor(29_000);
-    expect(await page.locator('.lp').getAttribute('data-dirty')).toBe('true');
-    expect(await editedFrets()).toContain(5);
-    await page.clock.runFor(1_500);
+    const saves = () =>
+      page.evaluate(() => (window as unknown as { editSaves: number[] }).editSaves);
+    const now = () => page.evaluate(() => Date.now());
+    await page.clock.pauseAt((await now()) + 1_000);
+    // Any 30 s of page time holds one tick of the timer: it saves the edit.
+    await page.clock.runFor(AUTO_SAVE_MS);
     await page.getByRole('status').filter({ hasText: MESSAGES.changesSaved }).waitFor();
     await page.locator('.lp[data-dirty="false"]').waitFor();
     expect(await editedFrets()).toContain(8);
+    const [first] = await saves();
     // The saved notice goes after 3 s.
-    await page.clock.runFor(3_100);
+    await page.clock.runFor(SAVED_NOTICE_MS + 100);
     await page.getByRole('status').filter({ hasText: MESSAGES.changesSaved }).waitFor({
       state: 'detached',
     });
+    // A second edit (time stands still) waits for the timer's next tick after it, not a second less.
+    await clickText(page, '9');
+    await page.keyboard.press('2');
+    await page.locator('.lp[data-dirty="true"]').waitFor();
+    const edited = await now();
+    const tick = first! + AUTO_SAVE_MS * Math.ceil((edited - first! + 1) / AUTO_SAVE_MS);
+    await page.clock.runFor(tick - 1_000 - edited);
+    expect(await page.locator('.lp').getAttribute('data-dirty')).toBe('true');
+    expect(await editedFrets()).toContain(9);
+    expect(await saves()).toHaveLength(1);
+    await page.clock.runFor(1_500);
+    await page.locator('.lp[data-dirty="false"]').waitFor();
+    expect(await editedFrets()).toContain(2);
+    expect(await saves()).toEqual([first, tick]);
+    // Time flows again for the next test.
+    await page.clock.runFor(SAVED_NOTICE_MS + 100);
+    await page.clock.resume();
   });
 
   it('keeps the edits when saving fails (server stopped) and offers them back after a reload', async () => {
