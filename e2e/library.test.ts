@@ -241,6 +241,9 @@ describe('Explore, My videos, job screens and Credits', () => {
     await expectAccessible(page);
     await shootBoth(page, 'processing');
 
+    // From here the page's clock moves only when the test moves it: the success state's 2 s
+    // count starts when the page sees the completion, never some real seconds before a check.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     await setProgress(server, job.jobId, {
       status: 'processing',
       stage: 'final_video_generation',
@@ -263,6 +266,7 @@ describe('Explore, My videos, job screens and Credits', () => {
     await page.clock.runFor(1_100);
     // The success state is the tab player, on the lesson's own address.
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/lesson/${job.jobId}`);
+    await page.clock.resume();
     await expect
       .poll(() => page.getByRole('heading', { name: 'Your lesson is ready' }).count())
       .toBe(1);
