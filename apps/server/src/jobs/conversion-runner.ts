@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import {
 } from '../repositories/conversions.repository.js';
 import { jobObjectKey } from '../storage/keys.js';
 import { ObjectNotFoundError, type ObjectStore } from '../storage/object-store.js';
+import { putFile } from '../storage/put-file.js';
 import {
   ConversionRefusal,
   TOO_SLOW,
@@ -298,7 +299,7 @@ export class ConversionRunner {
     if (size === 0) throw new ConversionRefusal('The recording could not be read.');
     await this.report(jobId, token, 96, signal);
     onStored();
-    await this.deps.store.put(outputKey, createReadStream(output), 'video/mp4');
+    await putFile(this.deps.store, outputKey, output, 'video/mp4');
     return size;
   }
 

@@ -1,8 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   MAX_UPLOAD_BYTES,
@@ -22,6 +21,7 @@ import type {
 import type { JobFile } from '../repositories/job-files.repository.js';
 import { jobObjectKey } from '../storage/keys.js';
 import type { ObjectStore } from '../storage/object-store.js';
+import { putFile } from '../storage/put-file.js';
 import { asEngineFailure } from './engine-api.js';
 import type { EngineHost } from './engine-host.js';
 import { PermanentJobError } from './failures.js';
@@ -254,20 +254,21 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
     );
     await deps.confirmLease();
     const files: JobFile[] = [];
-    const putOutput = async (
-      name: keyof typeof OUTPUT_FILES,
-      body: Buffer | Readable,
-      size: number,
-    ) => {
+    /** Stores one output, from memory or from a file of the work folder (storage/put-file.ts). */
+    const putOutput = async (name: keyof typeof OUTPUT_FILES, body: Buffer | { file: string }) => {
       const spec = OUTPUT_FILES[name];
       const key = spec.key(job.id);
-      await deps.store.put(key, body, spec.type);
+      let size: number;
+      if (Buffer.isBuffer(body)) {
+        await deps.store.put(key, body, spec.type);
+        size = body.length;
+      } else {
+        size = await putFile(deps.store, key, body.file, spec.type);
+      }
       files.push({ jobId: job.id, name, version: 'original', key, contentType: spec.type, size });
     };
-    const putJson = (name: 'results' | 'notes' | 'chords' | 'beats', value: unknown) => {
-      const body = Buffer.from(JSON.stringify(value));
-      return putOutput(name, body, body.length);
-    };
+    const putJson = (name: 'results' | 'notes' | 'chords' | 'beats', value: unknown) =>
+      putOutput(name, Buffer.from(JSON.stringify(value)));
     // The results say which audio files exist besides the video, so the player asks for no stem
     // that is not there (the pipeline writes none yet).
     await putJson('results', { ...transcription.results, duration, audio_files: [] });
@@ -275,12 +276,12 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
     await putJson('chords', transcription.chords);
     if (transcription.beats) await putJson('beats', transcription.beats);
     if (withVideo) {
-      await putOutput('video.mp4', createReadStream(videoFile), (await stat(videoFile)).size);
+      await putOutput('video.mp4', { file: videoFile });
     }
     let generatedThumbnail: string | null = null;
     if (thumbnail !== null) {
       generatedThumbnail = generatedThumbnailKey(job.id);
-      await deps.store.put(generatedThumbnail, createReadStream(thumbnail), 'image/jpeg');
+      await putFile(deps.store, generatedThumbnail, thumbnail, 'image/jpeg');
     }
     return {
       files,

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUploadKey, UnsafeKeyError } from '../../src/storage/keys.js';
 import { ObjectNotFoundError, type SignedUpload } from '../../src/storage/object-store.js';
+import { putFile } from '../../src/storage/put-file.js';
 import { startLocalDriver, startS3Driver, type DriverHarness } from './drivers.js';
 
 /**
@@ -206,6 +210,26 @@ describe.each([
     expect(uploads.every((o) => o.modifiedAt.getTime() > Date.now() - 600_000)).toBe(true);
     expect(await d.store.list('uploads/nobody/')).toEqual([]);
     for (const key of keys) await d.store.delete(key);
+  });
+
+  it('stores a file by its path, and refuses a missing one without an uncaught error', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-put-file-'));
+    try {
+      const file = path.join(dir, 'poster.jpg');
+      writeFileSync(file, body);
+      const key = newUploadKey('tester');
+      expect(await putFile(d.store, key, file, 'image/jpeg')).toBe(body.length);
+      expect(await d.store.getBuffer(key)).toEqual(body);
+      expect(await d.store.head(key)).toEqual({ size: body.length, contentType: 'image/jpeg' });
+      // The file is gone by the time it is stored (a stream made from its path would throw
+      // an uncaught ENOENT here, which Vitest reports as an error of this file).
+      const gone = path.join(dir, 'gone.jpg');
+      await expect(putFile(d.store, newUploadKey('tester'), gone, 'image/jpeg')).rejects.toThrow(
+        /ENOENT/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports missing objects', async () => {
