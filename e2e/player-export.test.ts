@@ -16,7 +16,7 @@ import { DESKTOP } from './support/shots.js';
  * Lesson lengths. EXPORT_TEST_SECONDS / EXPORT_TEST_SHORT_SECONDS set longer ones to time an
  * export (the closing note's 30 s figures: both 30, with -t "records|uploads").
  */
-const SECONDS = Number(process.env.EXPORT_TEST_SECONDS ?? '6');
+const SECONDS = Number(process.env.EXPORT_TEST_SECONDS ?? '4');
 /** The MP4 tests use a shorter lesson: the conversion of 1536 x 2728 frames is slow on 2 cores. */
 const SHORT_SECONDS = Number(process.env.EXPORT_TEST_SHORT_SECONDS ?? '2');
 const PREVIEW = { width: 270, height: 480 };
