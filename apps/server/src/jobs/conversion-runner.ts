@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -22,7 +22,12 @@ import {
   recordingLimitSeconds,
 } from './conversion-media.js';
 import type { WorkerLog } from './job-runner.js';
-import { CONVERT_WORK_PREFIX, killOrphanTools, removeStaleWorkFolders } from './startup-cleanup.js';
+import {
+  CONVERT_WORK_PREFIX,
+  killOrphanTools,
+  makeWorkFolder,
+  removeStaleWorkFolders,
+} from './startup-cleanup.js';
 
 export { recordingByteLimit } from './conversion-media.js';
 
@@ -252,8 +257,7 @@ export class ConversionRunner {
     onStored: () => void,
   ): Promise<number> {
     const { jobId, token } = conversion;
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeWorkFolder(dir);
     const input = path.join(dir, 'recording.webm');
     const output = path.join(dir, 'converted.mp4');
     try {

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -28,7 +28,7 @@ import { PermanentJobError } from './failures.js';
 import { STAGE_MESSAGES, progressPlan, spanPercent } from './stages.js';
 import { MediaRefusal, checkMediaFacts } from './upload-verification.js';
 import { canCopyForBrowser, makeThumbnail, transcodeForBrowser } from './video.js';
-import { JOB_WORK_PREFIX } from './startup-cleanup.js';
+import { JOB_WORK_PREFIX, makeWorkFolder } from './startup-cleanup.js';
 
 /** Output files of a job and where they are stored. Keys are fixed per job, so a rerun overwrites. */
 const OUTPUT_FILES = {
@@ -130,8 +130,7 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
     deps.workRoot ?? tmpdir(),
     `${JOB_WORK_PREFIX}${job.id}-${String(job.attempts)}`,
   );
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(workDir, { recursive: true, mode: 0o700 });
+  await makeWorkFolder(workDir);
   try {
     await deps.report(update('probing', 1));
     const stored = await deps.store.head(job.uploadKey);

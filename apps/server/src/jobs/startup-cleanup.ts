@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { JobLeasesRepository } from '../repositories/job-leases.repository.js';
@@ -14,6 +15,30 @@ export const JOB_WORK_PREFIX = 'riffscribe-job-';
 
 /** The prefix of an MP4 export's working folder (conversion-runner.ts); job id and run follow. */
 export const CONVERT_WORK_PREFIX = 'riffscribe-convert-';
+
+/** The file in a working folder that names the process working in it. */
+export const WORK_OWNER_FILE = '.owner';
+
+/**
+ * Makes a fresh working folder at `dir` (whatever a previous attempt left there goes) that names
+ * this process as the one working in it, so that no other server or worker of this machine
+ * sweeps it away (removeStaleWorkFolders).
+ */
+export async function makeWorkFolder(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(dir, WORK_OWNER_FILE), String(process.pid), { mode: 0o600 });
+}
+
+/** Whether the process that a working folder names (WORK_OWNER_FILE) is running. */
+function ownerAlive(dir: string): boolean {
+  try {
+    const pid = Number(readFileSync(path.join(dir, WORK_OWNER_FILE), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && processAlive(pid);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Kills running copies of `binaries` (this installation's ffmpeg and ffprobe) whose parent is
@@ -50,8 +75,10 @@ export function killOrphanTools(binaries: readonly string[]): number[] {
 /**
  * Removes the working folders under `root` of jobs no live process of this machine holds: each
  * job's folder is kept while the job is in processing with a lease held here by a running
- * process (a sibling worker sharing the folder), and removed otherwise. `prefix` picks the kind
- * of folder (a job's, or an MP4 export's with the conversions' leases).
+ * process (a sibling worker sharing the folder), or while the process the folder names is running
+ * (a server of another installation or database on this machine: its jobs are not in this
+ * database), and removed otherwise. `prefix` picks the kind of folder (a job's, or an MP4
+ * export's with the conversions' leases).
  */
 export async function removeStaleWorkFolders(
   root: string,
@@ -78,7 +105,9 @@ export async function removeStaleWorkFolders(
   for (const name of names) {
     const jobId = jobIdOfFolder(name, prefix);
     if (jobId !== null && live.has(jobId)) continue;
-    rmSync(path.join(root, name), { recursive: true, force: true });
+    const dir = path.join(root, name);
+    if (ownerAlive(dir)) continue;
+    rmSync(dir, { recursive: true, force: true });
     removed.push(name);
   }
   return removed;

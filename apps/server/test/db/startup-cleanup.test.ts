@@ -1,6 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { findFfmpeg } from '@riffscribe/engine';
@@ -9,8 +17,10 @@ import {
   JOB_WORK_PREFIX,
   jobIdOfFolder,
   killOrphanTools,
+  makeWorkFolder,
   processAlive,
   removeStaleWorkFolders,
+  WORK_OWNER_FILE,
 } from '../../src/jobs/startup-cleanup.js';
 import { JobLeasesRepository } from '../../src/repositories/job-leases.repository.js';
 import { leasedJob } from '../support/fixtures.js';
@@ -109,6 +119,25 @@ describe(`working folders at start-up (${testDatabaseDriver()})`, () => {
     expect(existsSync(folder(running))).toBe(true);
     expect(existsSync(folder(orphaned))).toBe(false);
     expect(existsSync(path.join(root, 'something-else'))).toBe(true);
+  });
+
+  it('keeps a folder whose own process is running, though its job is not in this database', async () => {
+    // Another server of this machine (its own database) works in it: the folder names it.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const theirs = path.join(root, `${JOB_WORK_PREFIX}${randomUUID()}-1`);
+    const left = path.join(root, `${JOB_WORK_PREFIX}${randomUUID()}-1`);
+    await makeWorkFolder(theirs);
+    writeFileSync(path.join(theirs, WORK_OWNER_FILE), String(alive.pid));
+    await makeWorkFolder(left);
+    writeFileSync(path.join(left, WORK_OWNER_FILE), String(dead));
+    const removed = await removeStaleWorkFolders(root, leases);
+    expect(removed).toEqual([path.basename(left)]);
+    expect(existsSync(theirs)).toBe(true);
+    // makeWorkFolder starts afresh where an attempt left files, and names this process.
+    writeFileSync(path.join(theirs, 'input'), 'old');
+    await makeWorkFolder(theirs);
+    expect(readdirSync(theirs)).toEqual([WORK_OWNER_FILE]);
+    expect(readFileSync(path.join(theirs, WORK_OWNER_FILE), 'utf8')).toBe(String(process.pid));
   });
 });
 
