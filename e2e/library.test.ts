@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { signIn } from './support/auth.js';
 import { launchChromium, screenshot } from './support/browser.js';
+import { holdClock } from './support/clock.js';
 import {
   completeLikeWorker,
   finishedLesson,
@@ -243,7 +244,7 @@ describe('Explore, My videos, job screens and Credits', () => {
 
     // From here the page's clock moves only when the test moves it: the success state's 2 s
     // count starts when the page sees the completion, never some real seconds before a check.
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await holdClock(page);
     await setProgress(server, job.jobId, {
       status: 'processing',
       stage: 'final_video_generation',

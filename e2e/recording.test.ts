@@ -10,12 +10,13 @@ import {
   screenshot,
   watchPage,
 } from './support/browser.js';
+import { holdClock } from './support/clock.js';
 import { DESKTOP } from './support/shots.js';
 
 const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
 
 /**
- * Installs the page clock (flowing with real time until `pause`), so that the recorder's timer
+ * Installs the page clock (flowing with real time until `holdClock`), so that the recorder's timer
  * and its 30 s stop can later be held and moved only by the test.
  */
 async function installClock(page: Page) {
@@ -23,17 +24,11 @@ async function installClock(page: Page) {
   await page.reload();
 }
 
-/**
- * Holds the page's clock: from here its timers move only when the test calls runFor, so a busy
- * machine cannot push a step past a limit. The camera and the recorder still run on real time.
- * While it is held, animation frames are held too, so Playwright's click (which waits for the
- * element to be stable over two frames) is replaced by `tap` and waits by `shows`.
- */
-async function pause(page: Page) {
-  // The page's own time, which runFor has moved ahead of the test's.
-  const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 500);
-}
+// Once holdClock (support/clock.ts) holds the page's clock, its timers move only when the test
+// calls runFor, so a busy machine cannot push a step past a limit. The camera and the recorder
+// still run on real time. While it is held, animation frames are held too, so Playwright's click
+// (which waits for the element to be stable over two frames) is replaced by `tap` and waits by
+// `shows`.
 
 /** Lets real time pass on the test's side (the page clock may be held meanwhile). */
 function realSeconds(seconds: number) {
@@ -97,7 +92,7 @@ describe('Record Video', () => {
 
     await openRecorder(page);
     await page.getByRole('button', { name: 'Cancel' }).waitFor();
-    await pause(page);
+    await holdClock(page);
     await tap(page.getByRole('button', { name: 'Start Recording' }));
     await page.clock.runFor(1_000);
     await shows(page.getByRole('timer').filter({ hasText: 'REC 00:01' }));
@@ -111,7 +106,7 @@ describe('Record Video', () => {
     await screenshot(page, 'record-preview-1440');
 
     await page.getByRole('button', { name: 'Re-record' }).click();
-    await pause(page);
+    await holdClock(page);
     await tap(page.getByRole('button', { name: 'Start Recording' }));
     await page.clock.runFor(2_000);
     await shows(page.getByRole('timer').filter({ hasText: 'REC 00:02' }));
@@ -142,7 +137,7 @@ describe('Record Video', () => {
     await signIn(page, app.url, { email: 'rec@example.test', name: 'Rec' });
     await installClock(page);
     await openRecorder(page);
-    await pause(page);
+    await holdClock(page);
     await tap(page.getByRole('button', { name: 'Start Recording' }));
     // The recorder's clock moves only here: the warnings and the stop come at exactly these
     // times, however busy the machine is.
