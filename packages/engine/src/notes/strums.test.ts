@@ -90,9 +90,22 @@ describe('strum recovery', () => {
     expect(pitchesAt(posteriorgram(100, foreign), 15, 30)).toEqual([43, 47, 50, 59]);
   });
 
-  it('leaves a weak doubling above the highest found note alone (where the harmonics are)', () => {
+  it('recovers the top string above the strum only where the sweep reaches it, not a harmonic', () => {
+    // G4 on the high E string, struck last in the downstroke (a frame after B3, two after G3,
+    // whose octave it is): recovered.
     const top: Drawn = { pitch: 67, start: 24, end: 80, level: 0.35, onset: 0.5 };
     expect(pitchesAt(posteriorgram(100, [...clearG(20, 80), top]), 15, 30)).toEqual([
+      47, 50, 55, 59, 67,
+    ]);
+    // The same peak in G3's very frame is G3's second harmonic heard as a note: left alone.
+    const harmonic = { ...top, start: 22 };
+    expect(pitchesAt(posteriorgram(100, [...clearG(20, 80), harmonic]), 15, 30)).toEqual([
+      47, 50, 55, 59,
+    ]);
+    // Before the sweep reaches the treble strings (two frames before B2, the downstroke's
+    // first found note) it is not where that string is struck: left alone.
+    const early = { ...top, start: 18 };
+    expect(pitchesAt(posteriorgram(100, [...clearG(20, 80), early]), 15, 30)).toEqual([
       47, 50, 55, 59,
     ]);
   });
