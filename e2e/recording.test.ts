@@ -17,18 +17,13 @@ const FAKE_CAMERA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-me
 
 /**
  * Installs the page clock (flowing with real time until `holdClock`), so that the recorder's timer
- * and its 30 s stop can later be held and moved only by the test.
+ * and its 30 s stop can later be held and moved only by the test (the camera and the recorder
+ * itself still run on real time).
  */
 async function installClock(page: Page) {
   await page.clock.install();
   await page.reload();
 }
-
-// Once holdClock (support/clock.ts) holds the page's clock, its timers move only when the test
-// calls runFor, so a busy machine cannot push a step past a limit. The camera and the recorder
-// still run on real time. While it is held, animation frames are held too, so Playwright's click
-// (which waits for the element to be stable over two frames) is replaced by `tap` and waits by
-// `shows`.
 
 /** Lets real time pass on the test's side (the page clock may be held meanwhile). */
 function realSeconds(seconds: number) {
@@ -49,7 +44,11 @@ async function shows(locator: Locator) {
   }
 }
 
-/** A click event dispatched on `locator` once it is there (React handles it as a click). */
+/**
+ * A click event dispatched on `locator` once it is there (React handles it as a click). While the
+ * page clock is held, animation frames are held too, and Playwright's click waits for the element
+ * to be stable over two frames.
+ */
 async function tap(locator: Locator) {
   await shows(locator);
   await locator.dispatchEvent('click');
