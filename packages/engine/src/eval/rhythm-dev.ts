@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { lessonNotes } from '../pipeline.js';
 import { detectBeats } from '../rhythm/beats.js';
 import {
@@ -9,10 +7,8 @@ import {
   medianTempo,
   tempoAgrees,
 } from '../rhythm/metrics.js';
+import { rhythmTunedClips } from './dev-clips.js';
 import { cachedModelOutput } from './model-cache.js';
-import { rhythmScore } from './rhythm/pieces.js';
-import { rhythmRecipes } from './rhythm/recipes.js';
-import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
 
 /**
  * Development measurement of the rhythm stage alone on the rhythm corpus's TUNED part (never the
@@ -23,34 +19,28 @@ import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
  *   npx tsc -b packages/engine && node packages/engine/dist/eval/rhythm-dev.js
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../../..');
-const rhythmCache = path.join(repoRoot, 'packages/engine/eval-cache/rhythm');
-
 const mean = (x: readonly number[]) => x.reduce((a, b) => a + b, 0) / Math.max(1, x.length);
 const median = (x: readonly number[]) =>
   [...x].sort((a, b) => a - b)[Math.floor(x.length / 2)] ?? 0;
 
 async function main() {
-  const setup = await ensureFluidSynth((line) => process.stderr.write(`${line}\n`));
   const sum = { beat: [0, 0, 0], down: [0, 0, 0], acc1: 0, acc2: 0, n: 0 };
   const offsets: number[] = [];
-  for (const recipe of rhythmRecipes('tuned')) {
-    const score = rhythmScore(recipe);
-    const { audio } = await renderSoundfontItem(score, setup, rhythmCache);
+  for (const piece of await rhythmTunedClips()) {
+    const { audio } = piece;
     const output = await cachedModelOutput(audio);
-    const { detected } = await lessonNotes(output, audio, score.truth.config);
+    const { detected } = await lessonNotes(output, audio, piece.config);
     const grid = detectBeats(output, detected, audio.length / 22050);
-    const b = beatCounts(score.truth.beats, grid.beats);
-    const d = beatCounts(score.truth.downbeats, downbeatTimes(grid));
+    const b = beatCounts(piece.beats, grid.beats);
+    const d = beatCounts(piece.downbeats, downbeatTimes(grid));
     // Signed offsets (grid minus truth) of the grid beats nearest the true ones, within 70 ms.
-    for (const t of score.truth.beats) {
+    for (const t of piece.beats) {
       let near = Infinity;
       for (const e of grid.beats) if (Math.abs(e - t) < Math.abs(near)) near = e - t;
       if (Math.abs(near) <= 0.07) offsets.push(near);
     }
     const bpm = medianTempo(grid.beats);
-    const t = tempoAgrees(score.truth.bpm, bpm);
+    const t = tempoAgrees(piece.bpm, bpm);
     for (const [acc, c] of [
       [sum.beat, b],
       [sum.down, d],
@@ -64,8 +54,8 @@ async function main() {
     sum.n++;
     const perBar = (grid.downbeats[1] ?? 0) - (grid.downbeats[0] ?? 0);
     process.stdout.write(
-      `${recipe.name.padEnd(30)} ${score.truth.bpm.toFixed(1).padStart(6)} ${bpm.toFixed(1).padStart(6)} ` +
-        `${beatScores(b).f1.toFixed(3)} ${beatScores(d).f1.toFixed(3)} ${perBar}/${score.truth.perBar}\n`,
+      `${piece.name.padEnd(30)} ${piece.bpm.toFixed(1).padStart(6)} ${bpm.toFixed(1).padStart(6)} ` +
+        `${beatScores(b).f1.toFixed(3)} ${beatScores(d).f1.toFixed(3)} ${perBar}/${piece.perBar}\n`,
     );
   }
   const f1 = (a: number[]) =>

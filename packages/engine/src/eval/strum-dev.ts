@@ -19,14 +19,19 @@ import { scoreNotes, type TimedNote } from './notes-metrics.js';
 import { defaultUploadConfig, type UploadConfig } from '@riffscribe/core';
 import { decodeAudio } from '../adapters/media.js';
 import { discoverDatasets, findDatasetsRoot, readTabJson } from './datasets.js';
-import { REPO_ROOT, soundfontTunedClips, stringModelClips } from './dev-clips.js';
+import {
+  REPO_ROOT,
+  rhythmTunedClips,
+  soundfontTunedClips,
+  stringModelClips,
+} from './dev-clips.js';
 
 /**
  * Development measurement (issue 20): where the notes of strummed open chords are lost, stage by
  * stage of note extraction and the pipeline after it, on the SoundFont tuned part and the string
- * model corpus (never the held part).
+ * model corpus, or the rhythm tuned part (`--corpus rhythm`); never a held part.
  *
- *   npx tsc -b packages/engine && node packages/engine/dist/eval/strum-dev.js [--corpus sm]
+ *   npx tsc -b packages/engine && node packages/engine/dist/eval/strum-dev.js [--corpus sm|rhythm|real]
  *     [--item NAME]... [--verbose] [--fp]
  */
 
@@ -53,7 +58,12 @@ async function clips(corpus: string, keep: (n: string) => boolean): Promise<Clip
     }
     return out;
   }
-  const items = corpus === 'sm' ? stringModelClips(keep) : await soundfontTunedClips(keep);
+  const items =
+    corpus === 'sm'
+      ? stringModelClips(keep)
+      : corpus === 'rhythm'
+        ? await rhythmTunedClips(keep)
+        : await soundfontTunedClips(keep);
   return items.map((item) => ({
     name: item.name,
     audio: item.audio,
