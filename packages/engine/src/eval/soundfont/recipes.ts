@@ -239,6 +239,30 @@ const TUNED: readonly SoundfontRecipe[] = (
       progression: ['E', 'A', 'B', 'E'],
       effects: { room: 'room', noiseDb: -40, codec: 'opus', phone: true },
     },
+    // Added in the seventh session of issue 20: dead notes among distorted and overdriven riffs,
+    // where strings ringing on around a dead note hide its decay (the pieces above have 3).
+    {
+      name: 'sf-distortion-mute-riffs-g-minor',
+      seed: 5115,
+      program: 30,
+      tuning: 'standard',
+      capo: 0,
+      key: 'G minor',
+      bpm: 100,
+      mix: { openRiff: 2, power: 2, mute: 2 },
+      effects: { room: 'room', noiseDb: -42, codec: 'none', phone: false },
+    },
+    {
+      name: 'sf-overdrive-mute-chugs-c-sharp-minor',
+      seed: 5116,
+      program: 29,
+      tuning: 'standard',
+      capo: 0,
+      key: 'C# minor',
+      bpm: 112,
+      mix: { power: 2, mute: 2, pick: 1 },
+      effects: dry('opus', -45),
+    },
   ] satisfies Spec[]
 ).map(recipe('tuned'));
 
