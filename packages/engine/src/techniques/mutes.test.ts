@@ -58,6 +58,27 @@ describe('findMutes', () => {
     );
   });
 
+  it('reads the decay from the peak of the partials, which can follow the click by two frames', () => {
+    // A dead note on a low string: the click at frame c, the partials' power building up to its
+    // peak two frames later and falling 16 dB in the six frames after that peak, but only 8 dB
+    // six frames after the click (decayDb is 12).
+    const notes = [0.3, 2.4].map((time, i) =>
+      plainNote({ time, end_time: time + 0.3, string: 6 - i, fret: 3 }),
+    );
+    const frames = Math.round(3 * FRAME_RATE);
+    const flux = new Float32Array(frames);
+    const energy = new Float32Array(frames).fill(0.001);
+    for (const n of notes) flux[Math.round(n.time * FRAME_RATE)] = 1;
+    const c = Math.round(1.5 * FRAME_RATE);
+    flux[c] = 1;
+    const db = [0, 6, 10, 9, 7, 5, 2, 0, -6];
+    db.forEach((v, k) => {
+      energy[c + k] = 10 ** ((v - 10) / 10);
+    });
+    const found = findMutes(notes, { flux, energy }, SETUP);
+    expect(found.map((m) => m.time)).toEqual([expect.closeTo(1.5, 1)]);
+  });
+
   it('takes the nearest note when no string is free', () => {
     const notes = [1, 2, 3, 4, 5, 6].map((s) =>
       plainNote({ time: 1 + 0.05 * s, end_time: 2.5, string: s, fret: s }),

@@ -39,7 +39,10 @@ export interface MuteOptions {
   /** Frames before and after the attack in which a note's start explains it. */
   explainBefore: number;
   explainAfter: number;
-  /** Frames after the attack at which the partials' power is compared with the attack's. */
+  /**
+   * Frames after the peak of the partials' power (the loudest of the attack's frame and the two
+   * after it) at which the power is compared with that peak.
+   */
   decayFrames: number;
   /** ... and how far it must have fallen (dB). */
   decayDb: number;
@@ -210,8 +213,12 @@ export function findMutes(
       continue;
     while (next < starts.length && (starts[next] ?? 0) < t - opts.explainBefore) next++;
     if (next < starts.length && (starts[next] ?? 0) <= t + opts.explainAfter) continue;
-    const peak = Math.max(energy[t] ?? 0, energy[t + 1] ?? 0, energy[t + 2] ?? 0);
-    const late = energy[t + opts.decayFrames] ?? 0;
+    // The partials' power is read `decayFrames` after its own peak, which can follow the
+    // attack's by a frame or two (a low string's partials build up after the click).
+    let peakAt = t;
+    for (let k = t + 1; k <= t + 2; k++) if ((energy[k] ?? 0) > (energy[peakAt] ?? 0)) peakAt = k;
+    const peak = energy[peakAt] ?? 0;
+    const late = energy[peakAt + opts.decayFrames] ?? 0;
     if (10 * Math.log10((peak + 1e-12) / (late + 1e-12)) < opts.decayDb) continue;
     const time = t / FRAME_RATE;
     const busy = soundingStrings([...byTime, ...out], time);
