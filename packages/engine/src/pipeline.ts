@@ -21,6 +21,9 @@ import { guitarSetup } from './guitar.js';
 import { withConfidence } from './tab/confidence.js';
 import { oneNotePerString } from './tab/strings.js';
 import { detectTechniques } from './techniques/detect.js';
+import { glideLinks, type GlideLink } from './techniques/glide-links.js';
+import type { Follow } from './tab/learned/decode.js';
+import { positionsOf } from './tab/fingering.js';
 import { CONTOUR_BINS } from './notes/posteriorgram.js';
 import { clipRms } from './techniques/spectrum.js';
 import type { ClipAudio, DetectedNote, ModelOutput, TabNote } from './types.js';
@@ -103,22 +106,51 @@ export async function loadModels(): Promise<void> {
  * then one note per string. The notes of a strum reach the model as one chord (tabs write a
  * chord's notes at one time, a recording spreads them over 20-80 ms: tab/groups.ts); a group of
  * more than six keeps its six strongest; a note no string reaches is left out. Each note keeps
- * the model's probability of its string (`fingeringProbability`) for its confidence.
+ * the model's probability of its string (`fingeringProbability`) for its confidence. `links`
+ * (techniques/glide-links.ts, by index in `detected`): a note the clip glides to stays on the
+ * string of the note it glides from, both fretted where a fret can play them (decode.ts Follow).
  */
 export async function placeNotes(
   detected: readonly DetectedNote[],
   config: UploadConfig,
+  links: ReadonlyMap<number, GlideLink> = new Map(),
 ): Promise<TabNote[]> {
   const setup = guitarSetup(config);
   const { groups, time } = strumsOf(detected);
-  const notes = groups.flat().flatMap((i) => {
+  const order = groups.flat().filter((i) => detected[i] !== undefined);
+  const notes = order.flatMap((i) => {
     const note = detected[i];
     return note ? [{ note, time: time[i] ?? note.time }] : [];
   });
+  // Glide links (techniques/glide-links.ts) by position in `notes`: the second note on the
+  // first's string, both fretted where a fret can play them.
+  const at = new Map(order.map((i, k) => [i, k]));
+  const follows = new Map<number, Follow>();
+  const allowed = new Map<number, number[]>();
+  const fretted = (pitch: number) =>
+    positionsOf(pitch, setup)
+      .filter(([, f]) => f > 0)
+      .map(([s]) => s);
+  for (const [i, { from: j, slide }] of links) {
+    const k = at.get(i);
+    const m = at.get(j);
+    if (k === undefined || m === undefined) continue;
+    follows.set(k, { of: m, slide });
+    for (const [index, input] of [
+      [k, i],
+      [m, j],
+    ] as const) {
+      const strings = fretted(detected[input]?.pitch ?? -1);
+      if (strings.length > 0) allowed.set(index, strings);
+    }
+  }
   const fingered = await fingerNotes(
     notes.map(({ note, time }) => ({ time, pitch: note.pitch })),
     { tuning: setup.tuning, capo: setup.capo, maxFret: setup.frets },
     guitarClassOfType(config.guitar_type),
+    undefined,
+    allowed,
+    follows,
   );
   const tab: TabNote[] = [];
   notes.forEach(({ note }, i) => {
@@ -164,7 +196,9 @@ export async function lessonNotes(
     refined?.close();
   }
   options.onStage?.('assigning_tabs');
-  const tab = options.place ? await options.place(detected) : await placeNotes(detected, config);
+  const tab = options.place
+    ? await options.place(detected)
+    : await placeNotes(detected, config, glideLinks(detected, audio));
   options.onStage?.('detecting_techniques');
   // Each note's confidence (the player's review queue) from what the model heard and how
   // clearly the tab stage chose the string.

@@ -218,6 +218,23 @@ describe('the pipeline tab stage (placeNotes, the learned model)', () => {
     }
   });
 
+  it('keeps the two notes of a slide on one string, both fretted', async () => {
+    // G3 then C4: on its own the line is fingered open G string, then C on string 2; the clip
+    // slid from one to the other (techniques/glide-links.ts), which only one string can do, and
+    // not from an open string.
+    const config = defaultUploadConfig('acoustic');
+    const line = detected([
+      { time: 0, pitch: 55 },
+      { time: 0.5, pitch: 60 },
+    ]);
+    const picked = await placeNotes(line, config);
+    expect(picked.map((n) => `${n.string}:${n.fret}`)).toEqual(['3:0', '2:1']);
+    const slid = await placeNotes(line, config, new Map([[1, { from: 0, slide: true }]]));
+    expect(new Set(slid.map((n) => n.string)).size).toBe(1);
+    for (const n of slid) expect(n.fret).toBeGreaterThan(0);
+    expect(slid.map((n) => n.pitch)).toEqual([55, 60]);
+  });
+
   it('leaves out a note no string reaches and keeps one note per string', async () => {
     const config = defaultUploadConfig('electric');
     const tab = await placeNotes(

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
-import type { DecoderWeights } from '../tab/learned/decode.js';
+import type { DecoderWeights, Follow } from '../tab/learned/decode.js';
 import {
   decodeFingering,
   prepareFingering,
@@ -75,7 +75,8 @@ export function loadFingeringModel(): Promise<FingeringModel> {
 /**
  * String, fret and confidence for every note, in the input's order: the learned model's scores
  * decoded under the hand's rules. `pinned` maps an input index to the string it must keep;
- * `allowed` to the only strings it may use (see decodeFingering).
+ * `allowed` to the only strings it may use; `follows` to the note it continues on one string
+ * (see decodeFingering).
  */
 export async function fingerNotes(
   notes: readonly PitchedNote[],
@@ -83,9 +84,10 @@ export async function fingerNotes(
   guitar: GuitarClass,
   pinned?: ReadonlyMap<number, number>,
   allowed?: ReadonlyMap<number, readonly number[]>,
+  follows?: ReadonlyMap<number, Follow>,
 ): Promise<Fingered[]> {
   const model = await loadFingeringModel();
   const prepared = prepareFingering(notes, setup, guitar);
   const logp = await model.score(prepared.features, notes.length);
-  return decodeFingering(prepared, logp, model.weights, pinned, allowed);
+  return decodeFingering(prepared, logp, model.weights, pinned, allowed, follows);
 }

@@ -129,6 +129,44 @@ describe('learned fingering decoder', () => {
     }
   });
 
+  it('keeps a note the clip glides to on the string of the note it glides from', () => {
+    // G3 (55) then C4 (60), 0.45 s apart. The model puts G3 on the open string 3 and C4 on
+    // string 2, fret 1, a picked line; but the clip slid from one to the other, so both belong on
+    // one string, fretted: 4:5 -> 4:10 or 5:10 -> 5:15 (string 3 cannot slide from open).
+    const pitches = [55, 60];
+    const times = [0, 0.45];
+    const frets = pitches.map((p) => fretsFor(p, STANDARD));
+    // Open string 3 and string 2 (fret 1) most likely; string 4 (frets 5 and 10) next.
+    const logp = [
+      [-9, -9, Math.log(0.6), Math.log(0.3), Math.log(0.1), -9],
+      [-9, Math.log(0.6), Math.log(0.2), Math.log(0.15), Math.log(0.05), -9],
+    ];
+    const groups = groupsOf(times);
+    const plain = viterbiStrings(groups, frets, logp, times, WEIGHTS);
+    expect(plain).toEqual([3, 2]);
+    // Fretted only (pipeline.ts gives the linked notes their fretted strings): string 3 is out
+    // for G3.
+    const fretted = frets.map((row, i) => row.map((f, k) => (i === 0 && k === 2 ? null : f)));
+    const slide = new Map([[1, { of: 0, slide: true }]]);
+    expect(viterbiStrings(groups, fretted, logp, times, WEIGHTS, undefined, slide)).toEqual([4, 4]);
+    // A bend (slide: false) does not carry the hand: its link holds against the model where the
+    // move is small (G3 bent toward A3, 57: 4:5 -> 4:7 rather than the model's 3:2) ...
+    const bentFrets = [55, 57].map((p, i) =>
+      fretsFor(p, STANDARD).map((f, k) => (i === 0 && k === 2 ? null : f)),
+    );
+    const bentLogp = [logp[0] ?? [], [-9, -9, Math.log(0.8), Math.log(0.1), Math.log(0.05), -9]];
+    const bend = new Map([[1, { of: 0, slide: false }]]);
+    expect(viterbiStrings(groups, bentFrets, bentLogp, times, WEIGHTS, undefined, bend)).toEqual([
+      4, 4,
+    ]);
+    expect(viterbiStrings(groups, bentFrets, bentLogp, times, WEIGHTS)).toEqual([4, 3]);
+    // ... while five frets up the neck cost the hand more than FOLLOW_COST (decode.ts), and the
+    // link gives way.
+    expect(viterbiStrings(groups, fretted, logp, times, WEIGHTS, undefined, bend)).toEqual([4, 3]);
+    // Without the link, the fretted G3 and C4 go on two strings (C4 where the hand is).
+    expect(viterbiStrings(groups, fretted, logp, times, WEIGHTS)).toEqual([4, 3]);
+  });
+
   it('follows the model where no rule is at stake', () => {
     // One note, E4 (64): open string 1, or fret 5 on string 2; the model prefers string 2.
     const logp = [[Math.log(0.2), Math.log(0.8), -1e4, -1e4, -1e4, -1e4]];

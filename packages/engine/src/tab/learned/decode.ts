@@ -8,7 +8,12 @@
  * CHORD_SPAN frets; two groups at most CLOSE_DT apart span at most CLOSE_SPAN frets together
  * (unless no fingering allows it); frets 0..maxFret; pinned notes keep their string.
  * Soft: moving the hand costs `shift` per fret the two groups' frets spread beyond a four-fret
- * box and `move` per fret the lowest fretted fret moves; each note pays `fret` per 12 frets.
+ * box and `move` per fret the lowest fretted fret moves; each note pays `fret` per 12 frets; a
+ * note that continues another on its string (`follows`: the clip glides from one to the other,
+ * techniques/glide-links.ts) pays FOLLOW_COST when it is put on another string, and a group all of
+ * whose notes slide on along their strings moves the hand at no cost (the slide carries it). The
+ * training side has no `follows` (tabs carry no audio), so with none given both give the same
+ * strings.
  */
 
 /** Fretted frets of one group span at most this many frets. */
@@ -17,6 +22,22 @@ export const CHORD_SPAN = 5;
 export const CLOSE_DT = 0.1;
 /** ... span at most this many frets together. */
 export const CLOSE_SPAN = 7;
+
+/**
+ * Cost (log-probability) of putting a note on another string than the note it continues: the
+ * clip glides from one pitch to the other, which only a string that keeps sounding does (a slide
+ * or a bend). Not a hard rule, as a glide read from a busy mix can be wrong: 4 nats, the model's
+ * preference must be over 50 to 1 to break the link.
+ */
+export const FOLLOW_COST = 4;
+
+/** A note that continues another on its string (the clip glides from one to the other). */
+export interface Follow {
+  /** Index of the note it continues. */
+  of: number;
+  /** A slide: the fretting hand moves with the string (a bend's hand stays where it is). */
+  slide: boolean;
+}
 
 /** Fingerings kept per group, best first: bounds the search on dense made-up chords. */
 export const MAX_CANDIDATES = 48;
@@ -111,7 +132,9 @@ interface Cell {
 /**
  * Best string (1..6, 0 where no string reaches) per note. `groups` are note indices struck
  * together in time order; `frets[i]` the fret per string (index 0 = string 1) or null; `logp[i]`
- * the model's log-probability per string; `pinned` maps a note index to the string it must keep.
+ * the model's log-probability per string; `pinned` maps a note index to the string it must keep;
+ * `follows` maps a note index to the note it continues on one string, which counts where that
+ * note is in the group just before.
  */
 export function viterbiStrings(
   groups: readonly (readonly number[])[],
@@ -120,11 +143,24 @@ export function viterbiStrings(
   times: readonly number[],
   weights: DecoderWeights,
   pinned?: ReadonlyMap<number, number>,
+  follows?: ReadonlyMap<number, Follow>,
 ): number[] {
   const layers: { cands: Candidate[]; cells: Cell[] }[] = [];
   let prev: Cell[] | null = null;
   let prevTime: number | null = null;
+  let prevMembers: readonly number[] = [];
   for (const members of groups) {
+    // [position in this group, position in the group before] of each link.
+    const links: [number, number][] = [];
+    let slides = 0;
+    members.forEach((i, k) => {
+      const follow = follows?.get(i);
+      const at = follow === undefined ? -1 : prevMembers.indexOf(follow.of);
+      if (at < 0) return;
+      links.push([k, at]);
+      if (follow?.slide) slides++;
+    });
+    const prevCands = layers.at(-1)?.cands ?? [];
     const gf = members.map((i) => {
       const row = frets[i] ?? [null, null, null, null, null, null];
       const pin = pinned?.get(i);
@@ -154,25 +190,42 @@ export function viterbiStrings(
           hand = cand.lo !== null ? [cand.lo, cand.hi] : [p.lo, p.hi];
         }
       };
+      // FOLLOW_COST for each linked note put on another string than its note in the j-th
+      // fingering of the group before.
+      const broken = (j: number) => {
+        if (links.length === 0) return 0;
+        const before = prevCands[j]?.strings ?? [];
+        let count = 0;
+        for (const [k, at] of links) if (cand.strings[k] !== before[at]) count++;
+        return FOLLOW_COST * count;
+      };
       prev.forEach((p, j) => {
-        let cost = 0;
+        const cut = broken(j);
+        // A group whose every note slides on from a note of the group before on its string
+        // carries the hand with it: no cost for the move.
+        if (cut === 0 && slides === members.length) {
+          consider(j, p.score, p);
+          return;
+        }
+        let cost = cut;
         if (cand.lo !== null && cand.hi !== null && p.lo !== null && p.hi !== null) {
           const span = Math.max(cand.hi, p.hi) - Math.min(cand.lo, p.lo);
           if (dt <= CLOSE_DT && span > CLOSE_SPAN) return;
-          cost = weights.shift * Math.max(0, span - 3) + weights.move * Math.abs(cand.lo - p.lo);
+          cost += weights.shift * Math.max(0, span - 3) + weights.move * Math.abs(cand.lo - p.lo);
         }
         consider(j, p.score - cost, p);
       });
       if (arg < 0) {
         // Every predecessor breaks the close-notes rule: take the best one anyway.
         prev.forEach((p, j) => {
-          consider(j, p.score, p);
+          consider(j, p.score - broken(j), p);
         });
       }
       cells.push({ score: best + cand.score, lo: hand[0], hi: hand[1], back: arg });
     }
     layers.push({ cands, cells });
     prev = cells;
+    prevMembers = members;
   }
   const out = new Array<number>(frets.length).fill(0);
   if (prev === null) return out;

@@ -1,4 +1,4 @@
-import { viterbiStrings, type DecoderWeights } from './decode.js';
+import { viterbiStrings, type DecoderWeights, type Follow } from './decode.js';
 import {
   MODEL_MAX_FRET,
   encodeFeatures,
@@ -65,7 +65,9 @@ export function prepareFingering(
  * pitch). `allowed` maps an input index to the only strings it may use (a re-fingering's hand
  * position or string set): the other strings are taken out of its candidates before the search,
  * so the hand's rules still hold among what is left; a note left with no string gets none
- * (string null), and the caller decides what that means. Pure.
+ * (string null), and the caller decides what that means. `follows` maps an input index to the
+ * note (input index) it continues on one string: putting it on another string costs FOLLOW_COST,
+ * and a slide carries the hand (decode.ts). Pure.
  */
 export function decodeFingering(
   prepared: PreparedFingering,
@@ -73,6 +75,7 @@ export function decodeFingering(
   weights: DecoderWeights,
   pinned?: ReadonlyMap<number, number>,
   allowed?: ReadonlyMap<number, readonly number[]>,
+  follows?: ReadonlyMap<number, Follow>,
 ): Fingered[] {
   const { order, pitches, times, setup } = prepared;
   const n = pitches.length;
@@ -96,7 +99,25 @@ export function decodeFingering(
       if (k !== undefined && frets[k]?.[s - 1] != null) pinnedSorted.set(k, s);
     }
   }
-  const strings = viterbiStrings(groupsOf(times), frets, rows, times, weights, pinnedSorted);
+  let followsSorted: Map<number, Follow> | undefined;
+  if (follows) {
+    const position = new Map(order.map((input, k) => [input, k]));
+    followsSorted = new Map();
+    for (const [input, { of, slide }] of follows) {
+      const k = position.get(input);
+      const j = position.get(of);
+      if (k !== undefined && j !== undefined) followsSorted.set(k, { of: j, slide });
+    }
+  }
+  const strings = viterbiStrings(
+    groupsOf(times),
+    frets,
+    rows,
+    times,
+    weights,
+    pinnedSorted,
+    followsSorted,
+  );
   const out = new Array<Fingered>(n);
   strings.forEach((s, k) => {
     const f = s > 0 ? (frets[k]?.[s - 1] ?? null) : null;
