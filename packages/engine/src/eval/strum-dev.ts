@@ -19,12 +19,7 @@ import { scoreNotes, type TimedNote } from './notes-metrics.js';
 import { defaultUploadConfig, type UploadConfig } from '@riffscribe/core';
 import { decodeAudio } from '../adapters/media.js';
 import { discoverDatasets, findDatasetsRoot, readTabJson } from './datasets.js';
-import {
-  REPO_ROOT,
-  rhythmTunedClips,
-  soundfontTunedClips,
-  stringModelClips,
-} from './dev-clips.js';
+import { REPO_ROOT, rhythmTunedClips, soundfontTunedClips, stringModelClips } from './dev-clips.js';
 
 /**
  * Development measurement (issue 20): where the notes of strummed open chords are lost, stage by

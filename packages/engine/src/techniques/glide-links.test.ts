@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectedNote } from '../types.js';
-import { midiToHz, SAMPLE_RATE } from '../units.js';
+import { midi, midiToHz, SAMPLE_RATE, seconds } from '../units.js';
 import { glideLinks, heardGliding } from './glide-links.js';
 
 type Voice = (t: number) => number | null;
@@ -33,9 +33,9 @@ const glide = (a: number, b: number, t0: number, d: number) => (t: number) => {
 };
 
 const note = (time: number, endTime: number, pitch: number): DetectedNote => ({
-  time,
-  endTime,
-  pitch,
+  time: seconds(time),
+  endTime: seconds(endTime),
+  pitch: midi(pitch),
   amplitude: 0.8,
   onset: 0.8,
   bend: [],
