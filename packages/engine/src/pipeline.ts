@@ -117,14 +117,13 @@ export async function placeNotes(
 ): Promise<TabNote[]> {
   const setup = guitarSetup(config);
   const { groups, time } = strumsOf(detected);
-  const order = groups.flat().filter((i) => detected[i] !== undefined);
-  const notes = order.flatMap((i) => {
+  const notes = groups.flat().flatMap((i) => {
     const note = detected[i];
-    return note ? [{ note, time: time[i] ?? note.time }] : [];
+    return note ? [{ index: i, note, time: time[i] ?? note.time }] : [];
   });
   // Glide links (techniques/glide-links.ts) by position in `notes`: the second note on the
   // first's string, both fretted where a fret can play them.
-  const at = new Map(order.map((i, k) => [i, k]));
+  const at = new Map(notes.map(({ index }, k) => [index, k]));
   const follows = new Map<number, Follow>();
   const allowed = new Map<number, number[]>();
   const fretted = (pitch: number) =>

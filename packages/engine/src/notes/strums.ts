@@ -5,6 +5,7 @@ import { GHOST_INTERVALS, GHOST_WINDOW, isGhostOf } from './ghosts.js';
 import { WEAK_ONSET_FACTOR } from './onsets.js';
 import { peakOver, valueAt } from './posteriorgram.js';
 import { ENERGY_TOLERANCE } from './tracking.js';
+import { firstAtLeast } from '../sorted.js';
 
 /**
  * Notes of a strum recovered from the chord around them (pure). In a strummed chord Basic Pitch
@@ -145,16 +146,7 @@ function indexByPitch(notes: readonly NoteCandidate[]): Map<number, PitchNotes> 
       endBefore[i + 1] = Math.max(endBefore[i] ?? -Infinity, q.end);
     });
     /** Number of notes that start before `frame`. */
-    const before = (frame: number) => {
-      let a = 0;
-      let b = starts.length;
-      while (a < b) {
-        const m = (a + b) >> 1;
-        if ((starts[m] ?? 0) < frame) a = m + 1;
-        else b = m;
-      }
-      return a;
-    };
+    const before = (frame: number) => firstAtLeast(starts, frame, (f) => f);
     index.set(pitch, {
       startsWithin: (a, b) => {
         const i = before(a);

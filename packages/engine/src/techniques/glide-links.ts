@@ -1,6 +1,7 @@
 import type { ClipAudio, DetectedNote } from '../types.js';
 import { CHAIN_EVENT_OPTIONS, type ChainEventOptions } from './chain-events.js';
 import { readJunction, type Junction } from './junction.js';
+import { firstAtLeast } from '../sorted.js';
 
 /**
  * Notes the clip glides between (pure): where one note stops and the next starts, a step of up to
@@ -67,16 +68,6 @@ export function glideLinks(
     .map((_, i) => i)
     .sort((a, b) => (notes[a]?.endTime ?? 0) - (notes[b]?.endTime ?? 0));
   const ends = byEnd.map((i) => notes[i]?.endTime ?? 0);
-  const firstEndingFrom = (t: number) => {
-    let lo = 0;
-    let hi = ends.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((ends[mid] ?? 0) < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
   const byStart = notes
     .map((_, i) => i)
     .sort((a, b) => (notes[a]?.time ?? 0) - (notes[b]?.time ?? 0));
@@ -104,7 +95,7 @@ export function glideLinks(
   };
   notes.forEach((note, i) => {
     const glided: GlideLink[] = [];
-    for (let k = firstEndingFrom(note.time - LINK_GAP); k < byEnd.length; k++) {
+    for (let k = firstAtLeast(ends, note.time - LINK_GAP, (e) => e); k < byEnd.length; k++) {
       if ((ends[k] ?? 0) > note.time + LINK_GAP) break;
       const j = byEnd[k] ?? -1;
       const from = notes[j];

@@ -5,6 +5,7 @@ import { FRAME_RATE, HOP, midiToHz, SAMPLE_RATE } from '../units.js';
 import { attackAt, energyRiseAt, type AttackAnalysis } from './attacks.js';
 import { pitchArray } from './bend.js';
 import { median } from './curves.js';
+import { firstAtLeast } from '../sorted.js';
 import { frameSpectrum, spectrumBuffer } from './spectrum.js';
 
 /**
@@ -164,13 +165,7 @@ function soundingStrings(notes: readonly NoteEvent[], time: number): Set<number>
 
 /** The event (sorted by time) whose start is nearest `time`, by binary search. */
 function nearestEvent(byTime: readonly NoteEvent[], time: number): NoteEvent | undefined {
-  let lo = 0;
-  let hi = byTime.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((byTime[mid]?.time ?? 0) < time) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstAtLeast(byTime, time, (e) => e.time);
   const after = byTime[lo];
   const before = byTime[lo - 1];
   if (after === undefined) return before;
