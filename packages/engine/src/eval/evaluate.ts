@@ -129,6 +129,12 @@ export interface ClipResult {
   chords: {
     pipeline: ChordScores;
     trueNotes: ChordScores;
+    /**
+     * Root and bass of the pipeline's chords against the chords named from the true notes (the
+     * reference names carry no bass): a slash chord where the bass is not there, or none where
+     * it is, is wrong.
+     */
+    bass: ChordAccuracy;
     leadSheetPipeline: ChordScores | null;
     leadSheetTrueNotes: ChordScores | null;
   } | null;
@@ -220,6 +226,7 @@ export async function evaluateClip(
     ? {
         pipeline: chordScores(truth.chords, transcription.chords),
         trueNotes: chordScores(truth.chords, trueChords),
+        bass: chordAccuracy(trueChords, transcription.chords, 'bass'),
         leadSheetPipeline: truth.leadSheetChords
           ? chordScores(truth.leadSheetChords, transcription.chords)
           : null,

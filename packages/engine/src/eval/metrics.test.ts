@@ -141,6 +141,15 @@ describe('chordAccuracy', () => {
     expect(chordAccuracy(ref, [span(0, 1, 'Ebsus4')], 'root').accuracy).toBe(1);
   });
 
+  it('compares root and bass: a slash chord only where the reference has that bass', () => {
+    const inversion = [span(0, 1, 'C/G')];
+    expect(chordAccuracy(inversion, [span(0, 1, 'Cmaj7/G')], 'bass').accuracy).toBe(1);
+    expect(chordAccuracy(inversion, [span(0, 1, 'C')], 'bass').accuracy).toBe(0);
+    expect(chordAccuracy(inversion, [span(0, 1, 'G')], 'bass').accuracy).toBe(0);
+    const root = [span(0, 2, 'A')];
+    expect(chordAccuracy(root, [span(0, 1, 'A'), span(1, 2, 'A/C#')], 'bass').accuracy).toBe(0.5);
+  });
+
   it('leaves out reference spans without a chord', () => {
     const ref = [span(0, 1, 'N'), span(1, 2, 'C:maj')];
     expect(chordAccuracy(ref, [span(0, 2, 'C')])).toEqual({ accuracy: 1, seconds: 1 });

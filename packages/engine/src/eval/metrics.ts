@@ -282,8 +282,11 @@ export function parseChordLabel(label: string): ChordLabel | null {
   return { root, quality: (ours[2] ?? '') as ChordQuality, bass };
 }
 
-/** How strictly two chords must agree: root only, root and third, or root and full quality. */
-export type ChordLevel = 'root' | 'majmin' | 'quality';
+/**
+ * How strictly two chords must agree: root only, root and third, root and full quality, or root
+ * and bass (the slash: "C/G" agrees with "C/G" and "Cmaj7/G", not with "C").
+ */
+export type ChordLevel = 'root' | 'majmin' | 'quality' | 'bass';
 
 /** The third a quality implies: major, minor or none (sus, power chords). */
 function third(quality: ChordQuality): 'maj' | 'min' | 'none' {
@@ -296,6 +299,7 @@ function third(quality: ChordQuality): 'maj' | 'min' | 'none' {
 export function chordsAgree(reference: ChordLabel, estimate: ChordLabel, level: ChordLevel) {
   if (reference.root !== estimate.root) return false;
   if (level === 'root') return true;
+  if (level === 'bass') return reference.bass === estimate.bass;
   if (level === 'majmin') return third(reference.quality) === third(estimate.quality);
   return reference.quality === estimate.quality;
 }

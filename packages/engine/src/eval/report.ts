@@ -26,6 +26,8 @@ export interface Summary {
   /** The pipeline's chords, root only. */
   chordsPipelineRoot: ChordAccuracy | null;
   chordsTrueNotes: ChordAccuracy | null;
+  /** The pipeline's chords, root and bass, against the chords of the true notes. */
+  chordsBass: ChordAccuracy | null;
   keysPipeline: { correct: number; judged: number };
   keysTrueNotes: { correct: number; judged: number };
   techniques: Record<string, TechniqueCounts> | null;
@@ -105,6 +107,10 @@ export function summarise(results: readonly ClipResult[]): Summary {
       withChords.length === 0
         ? null
         : combineChordAccuracy(withChords.map((r) => r.chords?.trueNotes.quality ?? zeroChords)),
+    chordsBass:
+      withChords.length === 0
+        ? null
+        : combineChordAccuracy(withChords.map((r) => r.chords?.bass ?? zeroChords)),
     keysPipeline: {
       correct: judged.filter((r) => r.key.pipelineCorrect === true).length,
       judged: judged.length,
@@ -290,6 +296,7 @@ export function comparisonTable(
       'chord root+quality',
       ...cell((s) => (s.chordsPipeline ? f3(s.chordsPipeline.accuracy) : null)),
     ],
+    ['chord root+bass', ...cell((s) => (s.chordsBass ? f3(s.chordsBass.accuracy) : null))],
     [
       'open-chord strum note R',
       ...cell((s) =>
@@ -403,6 +410,7 @@ export const FOOTNOTES = [
   '* s/f acc: string/fret accuracy when the tab stage is given the true pitches and times.',
   '** chords: time-weighted root+quality accuracy of the pipeline where the truth has chords (GuitarSet: the performed chords).',
   '*** chords true: the same with the true notes given to the chord stage.',
+  'chord root+bass: time-weighted share of the chords named from the true notes whose root and bass (the slash of "C/G") the pipeline names too: a slash chord where the bass is not there is wrong, and so is a missing one.',
   'open-chord strum note R: the notes of strummed chord shapes of four strings or more with an open string (with or without a capo) found by the note rule.',
   'technique F1 (P/R n): notes matched by onset (50 ms) and pitch, dead notes by onset; n = true occurrences (eval/corpus/technique-metrics.ts).',
   'beat F1 / downbeat F1: a grid beat (bar start) matches a true one within ±70 ms, one to one (mir_eval.beat.f_measure), matches summed over clips; true beats come from the real excerpts (GuitarSet JAMS beat_position) and the rhythm corpora (below); the string-model and SoundFont corpora string phrases together after random gaps, so they have a nominal tempo but no beat grid.',
