@@ -160,6 +160,7 @@ export async function placeNotes(
       string: stringNumber(f.string),
       fret: fret(f.fret),
       fingeringProbability: f.confidence,
+      ...(follows.has(i) ? { glidesIn: true } : {}),
     });
   });
   return oneNotePerString(tab);

@@ -86,4 +86,10 @@ export interface TabNote extends DetectedNote {
    * from it (the pipeline's tab stage, placeNotes).
    */
   fingeringProbability?: number;
+  /**
+   * The clip glides into this note from the one before it on its string (a slide's arrival, or a
+   * bend heard as two notes: techniques/glide-links.ts): the pitch was heard on the way, so the
+   * string was not picked again however the attack reads.
+   */
+  glidesIn?: boolean;
 }

@@ -233,6 +233,9 @@ describe('the pipeline tab stage (placeNotes, the learned model)', () => {
     expect(new Set(slid.map((n) => n.string)).size).toBe(1);
     for (const n of slid) expect(n.fret).toBeGreaterThan(0);
     expect(slid.map((n) => n.pitch)).toEqual([55, 60]);
+    // The arrival is marked for the techniques stage (no pick there), the departure is not.
+    expect(slid.map((n) => n.glidesIn === true)).toEqual([false, true]);
+    expect(picked.some((n) => n.glidesIn === true)).toBe(false);
   });
 
   it('leaves out a note no string reaches and keeps one note per string', async () => {

@@ -60,6 +60,25 @@ describe('findStrikes', () => {
     expect(struck).toEqual([true, true, false, true, true]);
   });
 
+  it('leaves a note the clip glides into unstruck unless its attack is a full pick', () => {
+    // A slide up five frets: the arrival shows half a pick's attack (the slide's end on the
+    // fret), which alone reads as a soft pick.
+    const arrival = { ...note(1.7, 2.0, 69), glidesIn: true };
+    const notes = [...picks, arrival];
+    expect(findStrikes(notes, attacks(notes, [1, 1, 1, 0.5]), findStrums(notes))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(findStrikes(notes, attacks(notes, [1, 1, 1, 0.7]), findStrums(notes))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it('leaves a weak attack going up unstruck', () => {
     const notes = [...picks, note(1.7, 2.0, 65)];
     const struck = findStrikes(notes, attacks(notes, [1, 1, 1, 0.2]), findStrums(notes));

@@ -187,7 +187,10 @@ function couldPullOff(notes: readonly TabNote[], i: number, opts: ChainOptions):
 
 /**
  * Whether each note (sorted by time) was struck. With audio, from the attack at its start; without
- * (empty audio), from the model's onset activation. `strummed` is findStrums(notes).
+ * (empty audio), from the model's onset activation. A note the clip glides into (`glidesIn`: its
+ * pitch was heard on the way from the note before) is struck only with a full pick's attack
+ * (`strikeRatio`): a slide's arrival on its fret can show half of one. `strummed` is
+ * findStrums(notes).
  */
 export function findStrikes(
   notes: readonly TabNote[],
@@ -201,6 +204,8 @@ export function findStrikes(
     if (attacks === null) return n.onset >= opts.onsetStrike;
     const ratio = attackAt(attacks, n.time) / reference;
     if (ratio >= opts.strikeRatio) return true;
+    // The clip glided into it: only a pick's full attack says the string was struck again.
+    if (n.glidesIn === true) return false;
     if (ratio >= opts.strikeRatioUp && !couldPullOff(notes, i, opts)) return true;
     return ratio >= opts.strikeRatioLow && energyRiseAt(attacks, n.time) >= opts.strikeRiseDb;
   });
