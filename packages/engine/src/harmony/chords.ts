@@ -1,8 +1,8 @@
 import type { ChordEvent } from '@riffscribe/core';
 import { MIN_CHORD_SECONDS } from '@riffscribe/core';
-import { estimateKey, keySpelling, parseKeyName, type Key } from './key.js';
+import { spellChord } from './chord-spelling.js';
+import { estimateKey, parseKeyName, type Key } from './key.js';
 import { segmentChords, type SoundingNote } from './segmentation.js';
-import { chordText } from './templates.js';
 
 export interface DetectChordsOptions {
   /** The clip's key ("Eb major") or Key, for spelling; estimated from the notes when absent. */
@@ -15,7 +15,7 @@ export interface DetectChordsOptions {
  * root; only where three or more pitch classes (or a power chord) sound together; unchanged
  * neighbours merged; no event shorter than 0.05 s (MIN_CHORD_SECONDS). Times in seconds; names
  * are the sounding names (no capo shift), spelled for the key (given, or estimated from the notes
- * and these chords). Pure and deterministic.
+ * and these chords: chord-spelling.ts). Pure and deterministic.
  */
 export function detectChords(
   notes: readonly SoundingNote[],
@@ -29,12 +29,11 @@ export function detectChords(
       : options.key === undefined
         ? estimateKey(notes, { chords: spans })
         : options.key;
-  const spelling = keySpelling(key);
   return spans
     .map((s): ChordEvent => ({
       time: s.time,
       end_time: s.endTime,
-      chord: chordText(s, spelling),
+      chord: spellChord(s, key),
       event_type: 'chord',
     }))
     .filter((c) => c.end_time - c.time >= MIN_CHORD_SECONDS - 1e-9);

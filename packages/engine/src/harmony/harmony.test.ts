@@ -114,6 +114,19 @@ describe('detectChords', () => {
     expect(chords(notes)).toEqual(['G', 'G/B']);
   });
 
+  it('spells the leading tone the way the key writes it', () => {
+    // A minor: Am, its V with the G# in the bass, the diminished chord on the G#: sharps, not
+    // the Ab a C major chart uses for that black key on its own.
+    const notes = [
+      ...strum(0, 1, [45, 52, 57, 60, 64]),
+      ...strum(1, 1, [44, 52, 56, 59, 64]),
+      ...strum(2, 1, [44, 50, 56, 59, 62]),
+      ...strum(3, 1, [45, 52, 57, 60, 64]),
+    ];
+    expect(chords(notes, 'A minor')).toEqual(['Am', 'E/G#', 'G#dim', 'Am']);
+    expect(chords(notes, 'C major')).toEqual(['Am', 'E/G#', 'G#dim', 'Am']);
+  });
+
   it('names power chords in a riff', () => {
     const notes = [
       ...strum(0, 0.4, [40, 47, 52]),

@@ -1,4 +1,5 @@
 export { detectChords } from './chords.js';
+export { spellChord } from './chord-spelling.js';
 export { CHORD_SETTINGS, segmentChords } from './segmentation.js';
 export type { ChordSpan } from './segmentation.js';
 export type { DetectChordsOptions } from './chords.js';
