@@ -263,6 +263,32 @@ const TUNED: readonly SoundfontRecipe[] = (
       mix: { power: 2, mute: 2, pick: 1 },
       effects: dry('opus', -45),
     },
+    // Added in the eighth session of issue 20: open-chord strums under a capo high and low (the
+    // pieces above have capos at 2 and 3 only, 74 strum notes under a capo).
+    {
+      name: 'sf-steel-chords-capo-5',
+      seed: 5117,
+      program: 25,
+      tuning: 'standard',
+      capo: 5,
+      key: 'C major',
+      bpm: 104,
+      mix: { chord: 3, arpeggio: 1 },
+      progression: ['C', 'F', 'G', 'Am', 'Dm', 'G'],
+      effects: { room: 'room', noiseDb: -40, codec: 'aac', phone: false },
+    },
+    {
+      name: 'sf-nylon-chords-capo-1',
+      seed: 5118,
+      program: 24,
+      tuning: 'standard',
+      capo: 1,
+      key: 'Eb major',
+      bpm: 88,
+      mix: { chord: 3, arpeggio: 1, hammer: 0.5 },
+      progression: ['Eb', 'Ab', 'Bb', 'Cm', 'Fm'],
+      effects: dry('opus', -42),
+    },
   ] satisfies Spec[]
 ).map(recipe('tuned'));
 
