@@ -7,6 +7,8 @@
  * reference duration)); the matching is one-to-one and of maximum size.
  */
 
+import { namePitchClass } from '../harmony/spelling.js';
+
 /** A note as the metrics see it. */
 export interface TimedNote {
   time: number;
@@ -172,7 +174,6 @@ export function fingeringAccuracy(
   };
 }
 
-const NATURAL: Record<string, number> = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
 const mod12 = (v: number) => ((v % 12) + 12) % 12;
 
 /** Net semitones of a run of accidentals ("#", "b", "##"). */
@@ -182,12 +183,8 @@ function accidentals(marks: string): number {
   return shift;
 }
 
-/** Pitch class of a note name ("Eb", "F#", "Cb", "D##"), or null. */
-export function pitchClassOf(name: string): number | null {
-  const m = /^([A-G])([#b]*)$/.exec(name.trim());
-  if (!m?.[1]) return null;
-  return mod12((NATURAL[m[1]] ?? 0) + accidentals(m[2] ?? ''));
-}
+/** Pitch class of a note name ("Eb", "F#", "Cb", "D##"), or null (harmony/spelling.ts). */
+export const pitchClassOf = namePitchClass;
 
 /** The engine's chord qualities (suffixes after the root). */
 export const CHORD_QUALITIES = [

@@ -42,5 +42,7 @@ describe('spellChord', () => {
     expect(spell(0, '', 1, 'C major')).toBe('C/Db');
     // D over a bass not in D major's scale and not in the chord: on its own letter.
     expect(spell(2, '', 0, 'D major')).toBe('D/C');
+    // A white-key bass stays natural though the chord uses its letter (Eb in Cm): no Fb.
+    expect(spell(0, 'm', 4, 'C minor')).toBe('Cm/E');
   });
 });

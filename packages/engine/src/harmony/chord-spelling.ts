@@ -1,5 +1,12 @@
 import { keyName, keySpelling, type Key } from './key.js';
-import { noteName, pitchClass } from './spelling.js';
+import {
+  FLAT_NAMES,
+  LETTERS,
+  namePitchClass,
+  noteName,
+  pitchClass,
+  SHARP_NAMES,
+} from './spelling.js';
 import { QUALITIES, type ChordName } from './templates.js';
 
 /**
@@ -15,56 +22,68 @@ import { QUALITIES, type ChordName } from './templates.js';
  * - a slash bass that is a chord tone is written on that tone's letter counted from the root
  *   (a third two letters up: E/G#, D7/F#, never E/Ab or D7/Gb); another bass takes the key
  *   scale's name where the scale has it (Am/G# in A minor), or else a letter no chord tone uses
- *   (C/Db rather than C/C#; the fewest accidentals), or else the key's spelling.
+ *   (C/Db rather than C/C#), or else the key's spelling.
  */
 
-const LETTERS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'] as const;
-const LETTER_PC = [0, 2, 4, 5, 7, 9, 11] as const;
-const MAJOR_STEPS = [0, 2, 4, 5, 7, 9, 11];
-const MINOR_STEPS = [0, 2, 3, 5, 7, 8, 10];
+/**
+ * A key's scale as (semitones above the tonic, letters above the tonic's letter); a minor key
+ * with its raised sixth and seventh as well.
+ */
+const SCALE_DEGREES = {
+  major: [
+    [0, 0],
+    [2, 1],
+    [4, 2],
+    [5, 3],
+    [7, 4],
+    [9, 5],
+    [11, 6],
+  ],
+  minor: [
+    [0, 0],
+    [2, 1],
+    [3, 2],
+    [5, 3],
+    [7, 4],
+    [8, 5],
+    [10, 6],
+    [9, 5],
+    [11, 6],
+  ],
+} as const;
 
 /** Letters a chord tone lies above the root, by its interval in semitones (0..11). */
 const LETTER_STEPS = [0, 1, 1, 2, 2, 3, 4, 4, 4, 5, 6, 6] as const;
 
-/** `pc` written on letter `letter` (0 = C ... 6 = B), or null when it needs two accidentals. */
+/** The letter (0 = C ... 6 = B) a written name starts on. */
+const letterOf = (name: string) => LETTERS.indexOf(name[0] as (typeof LETTERS)[number]);
+
+/** `pc` written on letter `letter` (any integer, taken mod 7), or null when it needs two accidentals. */
 function onLetter(pc: number, letter: number): string | null {
   const name = LETTERS[((letter % 7) + 7) % 7] ?? 'C';
-  const natural = LETTER_PC[((letter % 7) + 7) % 7] ?? 0;
-  const shift = ((((pitchClass(pc) - natural) % 12) + 18) % 12) - 6;
+  const shift = ((((pc - (namePitchClass(name) ?? 0)) % 12) + 18) % 12) - 6;
   if (shift === 0) return name;
   if (shift === 1) return `${name}#`;
   if (shift === -1) return `${name}b`;
   return null;
 }
 
-/** The letter (0..6) a written name starts on. */
-const letterOf = (name: string) => LETTERS.indexOf(name[0] as (typeof LETTERS)[number]);
-
-/**
- * The names the key's scale writes (with a minor key's raised sixth and seventh): C major's
- * naturals, A minor's naturals with F# and G#. With no key, C major's.
- */
+/** The names the key's scale writes: C major's naturals, A minor's with F# and G#. No key: C major's. */
 function scaleNames(key: Key | null): Set<string> {
   const k = key ?? { tonic: 0, mode: 'major' as const };
-  const tonicName = keyName(k).split(' ')[0] ?? 'C';
-  const tonicLetter = letterOf(tonicName);
-  const steps = k.mode === 'major' ? MAJOR_STEPS : MINOR_STEPS;
+  const tonicLetter = letterOf(keyName(k));
   const names = new Set<string>();
-  steps.forEach((step, degree) => {
+  for (const [step, degree] of SCALE_DEGREES[k.mode]) {
     const name = onLetter(k.tonic + step, tonicLetter + degree);
     if (name) names.add(name);
-  });
-  if (k.mode === 'minor') {
-    for (const [step, degree] of [
-      [9, 5],
-      [11, 6],
-    ] as const) {
-      const name = onLetter(k.tonic + step, tonicLetter + degree);
-      if (name) names.add(name);
-    }
   }
   return names;
 }
+
+/** The sharp and the flat name of a pitch class (one name for a white key). */
+const namesOf = (pc: number): string[] => [
+  ...new Set([SHARP_NAMES[pitchClass(pc)] ?? 'C', FLAT_NAMES[pitchClass(pc)] ?? 'C']),
+];
 
 /** Semitones above the root of each tone of the chord's quality. */
 function toneIntervals(suffix: string): number[] {
@@ -88,45 +107,27 @@ export function spellChord(
   const scale = scaleNames(key);
   const intervals = toneIntervals(name.suffix);
   let root = noteName(name.root, spelling);
-  if (spelling === 'common' && root.length > 1) {
-    // The root on the letter below (a sharp) or above (a flat), whichever fits the scale better.
-    const fit = (letter: number) =>
-      tonesOn(name.root, letter, intervals).reduce(
+  const [sharp, flat] = namesOf(name.root);
+  if (spelling === 'common' && sharp !== undefined && flat !== undefined) {
+    // The name whose letter puts more chord tones in the key's scale; a tie keeps the default.
+    const fit = (n: string) =>
+      tonesOn(name.root, letterOf(n), intervals).reduce(
         (sum, tone) => sum + (tone === null ? -1 : scale.has(tone) ? 1 : 0),
         0,
       );
-    const sharp = onLetter(name.root, letterOf(root) - (root.endsWith('b') ? 1 : 0));
-    const flat = onLetter(name.root, letterOf(root) + (root.endsWith('#') ? 1 : 0));
-    if (sharp && flat) {
-      const [s, f] = [fit(letterOf(sharp)), fit(letterOf(flat))];
-      if (s !== f) root = s > f ? sharp : flat;
-    }
+    if (fit(sharp) !== fit(flat)) root = fit(sharp) > fit(flat) ? sharp : flat;
   }
   const text = `${root}${name.suffix}`;
   if (name.bass === name.root) return text;
-  const rootLetter = letterOf(root);
-  const tones = tonesOn(name.root, rootLetter, intervals);
+  const tones = tonesOn(name.root, letterOf(root), intervals);
   const asTone = intervals.findIndex((i) => pitchClass(name.root + i) === pitchClass(name.bass));
   const toneName = asTone >= 0 ? tones[asTone] : null;
   if (toneName) return `${text}/${toneName}`;
-  const written = [...scale].find((n) => pcOfName(n) === pitchClass(name.bass));
+  const written = [...scale].find((n) => namePitchClass(n) === pitchClass(name.bass));
   if (written) return `${text}/${written}`;
-  // On a letter no chord tone uses, with the fewest accidentals.
-  const used = new Set(tones.filter((t): t is string => t !== null).map(letterOf));
-  const free = [-1, 0, 1]
-    .map((d) => onLetter(name.bass, letterOf(noteName(name.bass, 'common')) + d))
-    .filter((n): n is string => n !== null && !used.has(letterOf(n)))
-    .sort((a, b) => a.length - b.length);
-  const [best, next] = free;
-  const bass =
-    best !== undefined && (next === undefined || next.length > best.length)
-      ? best
-      : noteName(name.bass, spelling);
-  return `${text}/${bass}`;
-}
-
-/** The pitch class of a written name (a letter and at most one accidental). */
-function pcOfName(name: string): number {
-  const shift = name.endsWith('#') ? 1 : name.endsWith('b') ? -1 : 0;
-  return pitchClass((LETTER_PC[letterOf(name)] ?? 0) + shift);
+  // Its sharp or flat name, whichever alone is on a letter no chord tone uses.
+  const used = new Set(tones.flatMap((t) => (t === null ? [] : [letterOf(t)])));
+  const free = namesOf(name.bass).filter((n) => !used.has(letterOf(n)));
+  const [only] = free;
+  return `${text}/${free.length === 1 && only !== undefined ? only : noteName(name.bass, spelling)}`;
 }

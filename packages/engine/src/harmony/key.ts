@@ -1,5 +1,5 @@
 import { segmentChords, type ChordSpan, type SoundingNote } from './segmentation.js';
-import { pitchClass, type Spelling } from './spelling.js';
+import { namePitchClass, pitchClass, type Spelling } from './spelling.js';
 
 export type { SoundingNote };
 
@@ -148,11 +148,10 @@ export function keyName(key: Key): string {
 
 /** Parses "Eb major" / "F# minor" (as keyName writes them); null otherwise. */
 export function parseKeyName(text: string): Key | null {
-  const m = /^([A-G])([#b]?)\s+(major|minor)$/.exec(text.trim());
-  if (!m?.[1]) return null;
-  const natural = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 }[m[1]] ?? 0;
-  const shift = m[2] === '#' ? 1 : m[2] === 'b' ? -1 : 0;
-  return { tonic: pitchClass(natural + shift), mode: m[3] === 'minor' ? 'minor' : 'major' };
+  const m = /^([A-G][#b]?)\s+(major|minor)$/.exec(text.trim());
+  const tonic = m?.[1] === undefined ? null : namePitchClass(m[1]);
+  if (tonic === null) return null;
+  return { tonic, mode: m?.[2] === 'minor' ? 'minor' : 'major' };
 }
 
 /** The musical key of a clip as text ("E minor"), or '' when there are no notes. */
