@@ -7,8 +7,8 @@ import { soundfontRecipes, soundfontScore } from './soundfont/recipes.js';
 import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
 
 /**
- * The clips the development measurements (strum-dev, techniques-dev, beats-dev) may look at:
- * the string-model corpus, the SoundFont tuned part and the rhythm tuned part, never a held part.
+ * The clips the development measurements (strum-dev, techniques-dev, beats-dev, chords-dev) may
+ * look at: the string-model corpus, the SoundFont tuned part and the rhythm tuned part, never a held part.
  * Renders share `npm run eval`'s caches.
  */
 

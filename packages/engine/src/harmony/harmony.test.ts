@@ -114,6 +114,33 @@ describe('detectChords', () => {
     expect(chords(notes)).toEqual(['G', 'G/B']);
   });
 
+  it("does not take the last chord's bass, stopping as the next strum starts, for its bass", () => {
+    // Am with A2 in the bass; the Dm strum (D3 lowest) damps it 30 ms in: Dm, not a chord on A.
+    const notes = [
+      ...strum(0, 1.03, [45, 52, 57, 60, 64]),
+      ...strum(1, 1, [50, 57, 62, 65]),
+      // The F chord's tail stops 30 ms into an arpeggiated G that starts on its G3.
+      ...strum(2, 1.03, [53, 57, 60, 65]),
+      n(3, 4, 55),
+      n(3.15, 4, 59),
+      n(3.3, 4, 62),
+      n(3.45, 4, 67),
+    ];
+    expect(chords(notes)).toEqual(['Am', 'Dm', 'F', 'G']);
+  });
+
+  it('keeps the bass of a chord whose up-strum misses the bass string', () => {
+    // Down C (C3 lowest), up without the C3, which stops 10 ms into the up-strum; and an oom-pah
+    // bass G2 whose strum above it starts on D3: C and G, not C/E and G/D.
+    const notes = [
+      ...strum(0, 0.51, [48, 52, 55, 60, 64]),
+      ...strum(0.5, 1, [64, 60, 55, 52]),
+      n(2.5, 3.01, 43),
+      ...strum(3, 1, [50, 55, 59, 67]),
+    ];
+    expect(chords(notes)).toEqual(['C', 'G']);
+  });
+
   it('spells the leading tone the way the key writes it', () => {
     // A minor: Am, its V with the G# in the bass, the diminished chord on the G#: sharps, not
     // the Ab a C major chart uses for that black key on its own.

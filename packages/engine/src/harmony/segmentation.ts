@@ -19,7 +19,10 @@ export interface SoundingNote {
  * lowest note is not the span's bass. So a chord is named from everything that sounds while it
  * lasts (an arpeggio spells it note by note; a passing tone costs a little but does not change
  * it), a change of chord must explain the sound better than holding on, and a new bass note
- * under the same chord becomes a slash chord when it lasts.
+ * under the same chord becomes a slash chord when it lasts. A note of the last chord that stops
+ * within a strum's spread of a new onset is that chord's tail, damped by the strum: it does not
+ * sound in the new segment, but may be its bass, so a chord change is not named on the old bass
+ * and an up-strum that misses the bass string keeps the chord's bass.
  *
  * A span is a chord only where three or more pitch classes (or a power chord's root and fifth)
  * sound together at one of its onsets and the chord explains the sound better than "no chord";
@@ -62,7 +65,10 @@ interface Segments {
   fitPrefix: Float64Array[];
   /** Prefix sums of length x "no chord" fit. */
   noChordPrefix: Float64Array;
-  /** Prefix sums of seconds whose lowest sounding pitch class is pc: bassPrefix[pc][k]. */
+  /**
+   * Prefix sums of seconds whose lowest sounding pitch class is pc: bassPrefix[pc][k]. A segment
+   * whose lowest note is the tail of the last chord's (see analyse) counts for both pitch classes.
+   */
   bassPrefix: Float64Array[];
   /** Prefix sums of seconds with any sound. */
   soundPrefix: Float64Array;
@@ -99,6 +105,7 @@ function analyse(notes: readonly SoundingNote[]): Segments {
     const length = to - from;
     const seconds = new Array<number>(12).fill(0);
     let lowest = Infinity;
+    let tailLowest = Infinity;
     let latest = from;
     const together: number[] = [];
     const probe = from + CHORD_SETTINGS.strumSpread;
@@ -106,6 +113,13 @@ function analyse(notes: readonly SoundingNote[]): Segments {
     for (let i = first; i < byStart.length; i += 1) {
       const n = byStart[i];
       if (!n || n.time >= to) break;
+      // A note of an earlier onset that stops within a strum's spread of this one is that
+      // chord's tail: it does not sound here, but may still be heard as the bass (an up-strum
+      // that misses the bass string, the bass of an oom-pah before its chord).
+      if (n.time < from && n.endTime <= probe) {
+        if (n.endTime > from) tailLowest = Math.min(tailLowest, n.pitch);
+        continue;
+      }
       const overlap = Math.min(n.endTime, to) - Math.max(n.time, from);
       if (overlap <= 0) continue;
       const pc = pitchClass(n.pitch);
@@ -132,7 +146,10 @@ function analyse(notes: readonly SoundingNote[]): Segments {
     for (let pc = 0; pc < 12; pc += 1) {
       const b = bassPrefix[pc];
       if (!b) continue;
-      const isBass = Number.isFinite(lowest) && pitchClass(lowest) === pc && total > 0;
+      const isBass =
+        total > 0 &&
+        ((Number.isFinite(lowest) && pitchClass(lowest) === pc) ||
+          (tailLowest < lowest && pitchClass(tailLowest) === pc));
       b[k + 1] = (b[k] ?? 0) + (isBass ? length : 0);
     }
     chordalPrefix[k + 1] = (chordalPrefix[k] ?? 0) + (nameChord(together) ? 1 : 0);
