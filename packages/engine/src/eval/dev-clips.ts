@@ -8,8 +8,8 @@ import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
 
 /**
  * The clips the development measurements (strum-dev, techniques-dev, beats-dev, chords-dev) may
- * look at: the string-model corpus, the SoundFont tuned part and the rhythm tuned part, never a held part.
- * Renders share `npm run eval`'s caches.
+ * look at: the string-model corpus, the SoundFont tuned part and the rhythm tuned part, never a
+ * held part. Renders share `npm run eval`'s caches.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
