@@ -106,6 +106,14 @@ describe('Record Video', () => {
     // moment, which the page sees as a narrow window (recording hidden) and drops the take.
     await screenshot(page, 'record-preview-1440', { of: page.locator('.recorder') });
 
+    // A window made narrow for a moment hides recording (under 1024 px) but keeps the take.
+    await page.setViewportSize({ width: 900, height: DESKTOP.height });
+    await page.getByRole('tab', { name: 'Record Video' }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Use This Recording' }).isVisible()).toBe(false);
+    await page.setViewportSize(DESKTOP);
+    await shows(page.getByLabel('Recording preview'));
+    await page.getByRole('button', { name: 'Use This Recording' }).waitFor();
+
     await tap(page.getByRole('button', { name: 'Re-record' }));
     await holdClock(page);
     await tap(page.getByRole('button', { name: 'Start Recording' }));

@@ -23,26 +23,36 @@ export function SourceStep(props: {
   const mode: Mode = canRecord ? chosenMode : 'file';
   const dropzone = <FileDropzone onFile={onFile} busy={checking} limited={limitSeconds !== null} />;
 
-  if (!canRecord) return <div className="wizard-panel">{dropzone}</div>;
+  // One element tree, narrow or wide: a window made narrow for a moment hides the recorder (no
+  // recording under 1024 px) without unmounting it, so a take is still there when it is wide again.
+  const recorder =
+    chosenMode === 'record' ? (
+      <div hidden={mode !== 'record'}>
+        <Recorder limitSeconds={limitSeconds} onUse={onRecording} />
+      </div>
+    ) : null;
   return (
     <div className="wizard-panel">
-      <Tabs
-        label="Video source"
-        selected={mode}
-        onSelect={setMode}
-        panelId={panelId}
-        items={[
-          { key: 'file', label: 'Upload File', icon: <Icon name="upload" size={18} /> },
-          { key: 'record', label: 'Record Video', icon: <Icon name="camera" size={18} /> },
-        ]}
-      />
+      {canRecord ? (
+        <Tabs
+          label="Video source"
+          selected={mode}
+          onSelect={setMode}
+          panelId={panelId}
+          items={[
+            { key: 'file', label: 'Upload File', icon: <Icon name="upload" size={18} /> },
+            { key: 'record', label: 'Record Video', icon: <Icon name="camera" size={18} /> },
+          ]}
+        />
+      ) : null}
       <div
-        role="tabpanel"
-        className="tab-panel"
-        id={panelId}
-        aria-labelledby={tabId(panelId, mode)}
+        {...(canRecord
+          ? { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId(panelId, mode) }
+          : {})}
+        className={canRecord ? 'tab-panel' : undefined}
       >
-        {mode === 'file' ? dropzone : <Recorder limitSeconds={limitSeconds} onUse={onRecording} />}
+        {mode === 'file' ? dropzone : null}
+        {recorder}
       </div>
     </div>
   );
