@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GuitarSetup, TabNote } from '../types.js';
+import { glide, tone } from '../../test/support/tones.js';
 import { fret, FRAME_RATE, midi, seconds, stringNumber } from '../units.js';
 import { chainEvents } from './chain-events.js';
 
@@ -50,6 +51,36 @@ describe('chainEvents', () => {
     expect(events[0]?.trailing_pull_off).toBe(true);
     expect(events[1]?.trailing_slide).toBe(true);
     expect(events[2]?.leading_slide).toBe(true);
+  });
+
+  it('reads a whole step up faster than a bend rises as a slide, a slower one as a bend', () => {
+    // C4 (fret 5) gliding to D4 (fret 7) at 0.6 s, heard in the clip: in 70 ms the hand moved
+    // (about 40 semitones a second through the middle of the way); in 200 ms the string was
+    // pushed (about 14).
+    const frames = (a: number, b: number) => Math.round((b - a) * FRAME_RATE);
+    const glideUp = (d: number) =>
+      chainEvents(
+        {
+          string: 3,
+          notes: [
+            note(
+              0.2,
+              0.6 + d / 2,
+              60,
+              holdThenGlide(frames(0.2, 0.6), frames(0.6, 0.6 + d / 2), 1),
+            ),
+            note(0.6 + d / 2, 1.2, 62),
+          ],
+          strummed: false,
+        },
+        tone(1.3, glide(60, 62, 0.6, d)),
+        setup,
+      );
+    const fast = glideUp(0.07);
+    expect(fast.map((e) => e.fret)).toEqual([5, 7]);
+    expect(fast[0]?.trailing_slide).toBe(true);
+    const slow = glideUp(0.2);
+    expect(slow.map((e) => [e.fret, e.bend_to_fret])).toEqual([[5, 7]]);
   });
 
   it('keeps a step from the open string on it (a hammer-on)', () => {

@@ -56,7 +56,11 @@ export interface ChainEventOptions {
   repeatOnset: number;
   /** Highest bend (semitones above the fretted pitch). */
   maxBend: number;
-  /** A glide up faster than this (semitones per second) is a slide, not a bend. */
+  /**
+   * A glide up faster than this (semitones per second, through the middle of the way) is a
+   * slide, not a bend. Chosen between the fastest true bend (32.6, a bend of three semitones)
+   * and the slowest true slide (41.3) measured on the string model and the SoundFont tuned part.
+   */
   bendMaxSpeed: number;
   bend: BendOptions;
   vibrato: VibratoOptions;
@@ -69,7 +73,7 @@ export const CHAIN_EVENT_OPTIONS: ChainEventOptions = {
   maxStep: 5,
   repeatOnset: 0.5,
   maxBend: 3.5,
-  bendMaxSpeed: 45,
+  bendMaxSpeed: 37,
   bend: BEND_OPTIONS,
   vibrato: VIBRATO_OPTIONS,
 };
