@@ -89,7 +89,7 @@ export interface TabNote extends DetectedNote {
   /**
    * The clip glides into this note from the one before it on its string (a slide's arrival, or a
    * bend heard as two notes: techniques/glide-links.ts): the pitch was heard on the way, so the
-   * string was not picked again however the attack reads.
+   * techniques stage takes it as struck again only at a full pick's attack (chains.ts findStrikes).
    */
   glidesIn?: boolean;
 }

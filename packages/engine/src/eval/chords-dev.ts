@@ -3,6 +3,7 @@ import type { ChordEvent } from '@riffscribe/core';
 import { detectChords } from '../harmony/index.js';
 import { transcribeAudio } from '../pipeline.js';
 import { placedNotes } from './evaluate.js';
+import { parseChordLabel } from './metrics.js';
 import { rhythmTunedClips, soundfontTunedClips } from './dev-clips.js';
 
 /**
@@ -22,7 +23,8 @@ const clips =
 
 const at = (chords: readonly ChordEvent[], t: number) =>
   chords.find((c) => c.time <= t && t < c.end_time)?.chord ?? '-';
-const root = (name: string) => /^[A-G][#b]?/.exec(name)?.[0] ?? name;
+/** Root and bass pitch classes of a chord name: spellings differ with the key each side found. */
+const label = (name: string) => parseChordLabel(name === '-' ? '' : name);
 
 for (const clip of clips) {
   const transcription = await transcribeAudio(clip.audio, clip.config);
@@ -42,9 +44,9 @@ for (const clip of clips) {
     const rec = at(clip.chords, mid);
     const tru = at(trueChords, mid);
     const est = at(transcription.chords, mid);
-    const bad = tru !== '-' && root(tru) !== root(est);
-    const bass = (name: string) => name.split('/')[1] ?? root(name);
-    const badBass = !bad && tru !== '-' && est !== '-' && bass(tru) !== bass(est);
+    const [t, e] = [label(tru), label(est)];
+    const bad = t !== null && t.root !== e?.root;
+    const badBass = !bad && t !== null && e !== null && t.bass !== e.bass;
     console.log(
       `${t0.toFixed(2).padStart(6)}-${t1.toFixed(2).padEnd(6)} recipe ${rec.padEnd(8)} true ${tru.padEnd(9)} pipeline ${est.padEnd(9)}${bad ? ' <<' : badBass ? ' <b' : ''}`,
     );

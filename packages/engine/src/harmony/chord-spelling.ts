@@ -61,7 +61,7 @@ const letterOf = (name: string) => LETTERS.indexOf(name[0] as (typeof LETTERS)[n
 /** `pc` written on letter `letter` (any integer, taken mod 7), or null when it needs two accidentals. */
 function onLetter(pc: number, letter: number): string | null {
   const name = LETTERS[((letter % 7) + 7) % 7] ?? 'C';
-  const shift = ((((pc - (namePitchClass(name) ?? 0)) % 12) + 18) % 12) - 6;
+  const shift = pitchClass(pc - (namePitchClass(name) ?? 0) + 6) - 6;
   if (shift === 0) return name;
   if (shift === 1) return `${name}#`;
   if (shift === -1) return `${name}b`;

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { detectChords } from './chords.js';
-import { detectKey, estimateKey, keyName, keySpelling, parseKeyName } from './key.js';
+import { detectKey, estimateKey, keyName, keySpelling, parseKeyName, type Key } from './key.js';
 import { segmentChords } from './segmentation.js';
-import { chordText, nameChord } from './templates.js';
+import { spellChord } from './chord-spelling.js';
+import { nameChord } from './templates.js';
 
-const named = (pitches: number[], spelling: 'flats' | 'sharps' | 'common' = 'common') => {
+/** The chord of `pitches` as detectChords writes it in `key` (a key name, or none). */
+const named = (pitches: number[], key: string | Key | null = null) => {
   const name = nameChord(pitches);
-  return name ? chordText(name, spelling) : null;
+  return name ? spellChord(name, typeof key === 'string' ? parseKeyName(key) : key) : null;
 };
 
 const n = (time: number, endTime: number, pitch: number) => ({ time, endTime, pitch });
@@ -57,11 +59,11 @@ describe('nameChord: every quality', () => {
   });
 
   it('spells with flats in flat keys and sharps in sharp keys', () => {
-    expect(named([51, 55, 58], 'flats')).toBe('Eb');
-    expect(named([51, 55, 58], 'sharps')).toBe('D#');
-    expect(named([51, 55, 58], 'common')).toBe('Eb');
-    expect(named([54, 58, 61], 'common')).toBe('F#');
-    expect(named([54, 58, 61], 'flats')).toBe('Gb');
+    expect(named([51, 55, 58], 'Bb major')).toBe('Eb');
+    expect(named([51, 55, 58], 'E major')).toBe('D#');
+    expect(named([51, 55, 58])).toBe('Eb');
+    expect(named([54, 58, 61])).toBe('F#');
+    expect(named([54, 58, 61], 'Db major')).toBe('Gb');
   });
 
   it('needs three pitch classes, or a power chord with its root in the bass', () => {
@@ -267,9 +269,9 @@ describe('detectKey', () => {
     expect(keyName(fSharp)).toBe('F# major');
     expect(keySpelling(fSharp)).toBe('sharps');
     // F# major's I, V7 and vi: F#, C#7, D#m (not Gb, Db7, Ebm).
-    expect(named([54, 58, 61], keySpelling(fSharp))).toBe('F#');
-    expect(named([49, 53, 56, 59], keySpelling(fSharp))).toBe('C#7');
-    expect(named([51, 54, 58], keySpelling(fSharp))).toBe('D#m');
+    expect(named([54, 58, 61], fSharp)).toBe('F#');
+    expect(named([49, 53, 56, 59], fSharp)).toBe('C#7');
+    expect(named([51, 54, 58], fSharp)).toBe('D#m');
     const ebMinor = { tonic: 3, mode: 'minor' } as const;
     expect(keyName(ebMinor)).toBe('Eb minor');
     expect(keySpelling(ebMinor)).toBe('flats');

@@ -23,7 +23,6 @@ export {
   LABEL_COUNT,
   QUALITIES,
   bestChord,
-  chordText,
   labelFit,
   nameChord,
 } from './templates.js';

@@ -1,4 +1,4 @@
-import { noteName, pitchClass, type Spelling } from './spelling.js';
+import { pitchClass } from './spelling.js';
 
 /** What a chord tone does: the fifth is the tone voicings most often leave out. */
 type Role = 'root' | 'third' | 'fifth' | 'colour';
@@ -122,10 +122,4 @@ export function nameChord(pitches: readonly number[]): ChordName | null {
   if (!name) return null;
   if (classes === 2 && !(name.suffix === '5' && name.root === bass)) return null;
   return name;
-}
-
-/** Text of a chord name ("Ebmaj7", "C/E", "F#m"), with a slash bass when the bass is not the root. */
-export function chordText(name: Pick<ChordName, 'root' | 'suffix' | 'bass'>, spelling: Spelling) {
-  const root = `${noteName(name.root, spelling)}${name.suffix}`;
-  return name.bass === name.root ? root : `${root}/${noteName(name.bass, spelling)}`;
 }
