@@ -289,6 +289,32 @@ const TUNED: readonly SoundfontRecipe[] = (
       progression: ['Eb', 'Ab', 'Bb', 'Cm', 'Fm'],
       effects: dry('opus', -42),
     },
+    // Added in the tenth session of issue 20: dead notes in riffs on the open low strings played
+    // with the muted-guitar patch, whose pitched notes die away almost as fast as a dead note,
+    // and dead notes among overdriven bends (the dead notes above are in a funk line on the
+    // muted patch and in distorted riffs and chugs).
+    {
+      name: 'sf-muted-open-riffs-drop-d',
+      seed: 5119,
+      program: 28,
+      tuning: 'drop-d',
+      capo: 0,
+      key: 'D minor',
+      bpm: 92,
+      mix: { openRiff: 2, mute: 2, power: 1, pick: 1 },
+      effects: { room: 'hall', noiseDb: -44, codec: 'none', phone: false },
+    },
+    {
+      name: 'sf-overdrive-bend-mutes-b-minor',
+      seed: 5120,
+      program: 29,
+      tuning: 'standard',
+      capo: 0,
+      key: 'B minor',
+      bpm: 96,
+      mix: { bend: 2, vibrato: 1, power: 1, mute: 2 },
+      effects: dry('aac', -46),
+    },
   ] satisfies Spec[]
 ).map(recipe('tuned'));
 
