@@ -211,12 +211,18 @@ async function main() {
       const sc = scoreNotes(clip.notes, list);
       return [name, new Set(sc.pairs.map(([i]) => i))] as const;
     });
+    // A note is lost when the lesson lacks it; it is counted at the first stage without it (it
+    // may be missed by the onsets and recovered later, and lost after that).
+    const lesson = (sets: readonly (readonly [string, Set<number>])[], i: number) =>
+      sets.at(-1)?.[1].has(i) === true;
     clip.notes.forEach((_, i) => {
+      if (lesson(matchedAll, i)) return;
       const stage = matchedAll.find(([, set]) => !set.has(i));
       if (stage) lostAll.set(stage[0], (lostAll.get(stage[0]) ?? 0) + 1);
     });
     const groups = strumGroups(clip.strum);
     clip.strum.forEach((n, i) => {
+      if (lesson(matchedAt, i)) return;
       const stage = matchedAt.find(([, set]) => !set.has(i));
       if (!stage) return;
       lostAt.set(stage[0], (lostAt.get(stage[0]) ?? 0) + 1);
