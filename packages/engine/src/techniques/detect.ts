@@ -5,6 +5,7 @@ import { chainEvents } from './chain-events.js';
 import { buildChains, findStrikes, findStrums } from './chains.js';
 import { contourOffset } from './curves.js';
 import { deadenShortNotes, findMutes } from './mutes.js';
+import { alignParallelMoves } from './parallel.js';
 
 /**
  * Technique detection (pure): the tab's notes and the clip in, the lesson's notes with their
@@ -18,7 +19,9 @@ import { deadenShortNotes, findMutes } from './mutes.js';
  * 3. chain-events.ts: per chain, from its pitch track, steps (hammer-on up, pull-off down),
  *    slow glides within a bend's reach (bend and release: one note with bend_to_fret,
  *    release_to_fret and pitch_arr), other glides (slides), and each note's vibrato;
- * 4. mutes.ts: dead notes: short notes whose partials die at once, and attacks that no pitched
+ * 4. parallel.ts: a double stop moving together does one thing on both strings (a step beside a
+ *    slide is a slide);
+ * 5. mutes.ts: dead notes: short notes whose partials die at once, and attacks that no pitched
  *    note explains after which the sound dies.
  *
  * Without audio (an empty array) strikes are judged from the model's onset activation and no
@@ -44,7 +47,7 @@ export function detectTechniques(
   const struck = findStrikes(sorted, attacks, strummed);
   const chains = buildChains(sorted, struck, strummed, setup);
   const events = deadenShortNotes(
-    chains.flatMap((chain) => chainEvents(chain, audio, setup)),
+    alignParallelMoves(chains.flatMap((chain) => chainEvents(chain, audio, setup))),
     audio,
     setup,
   );

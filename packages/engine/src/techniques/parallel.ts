@@ -1,0 +1,92 @@
+import type { NoteEvent } from '@riffscribe/core';
+import { firstAtLeast } from '../sorted.js';
+import { CHAIN_OPTIONS } from './chains.js';
+
+/**
+ * Double stops that move together (pure). Two fingers moving on two strings at once, struck
+ * together and arriving together by the same number of frets, are one motion of the fretting
+ * hand, so both strings do the same thing. The chain stage reads each string on its own
+ * (chain-events.ts), and where the strings lie a third or a fourth apart one string's way between
+ * its pitches can be masked by the other's partials: one string is heard gliding (a slide) and
+ * its partner read as a step (a hammer-on or pull-off). A step does not glide, so a glide heard
+ * on one string says the hand slid: the partner slides too. Open strings are left alone (no finger
+ * slides on one).
+ */
+
+type Move = 'slide' | 'hammer' | 'pull';
+
+interface Pair {
+  departure: number;
+  arrival: number;
+  move: Move;
+}
+
+function leadingMove(e: NoteEvent): Move | null {
+  if (e.leading_slide) return 'slide';
+  if (e.leading_hammer_on) return 'hammer';
+  if (e.leading_pull_off) return 'pull';
+  return null;
+}
+
+function trailingMove(e: NoteEvent): Move | null {
+  if (e.trailing_slide) return 'slide';
+  if (e.trailing_hammer_on) return 'hammer';
+  if (e.trailing_pull_off) return 'pull';
+  return null;
+}
+
+/**
+ * The events with every step that moves in parallel with a slide on another string made a slide.
+ * Two moves are a pair when their departing notes start within `together` seconds of each other,
+ * their arriving notes too, and they move by the same number of frets.
+ */
+export function alignParallelMoves(
+  events: readonly NoteEvent[],
+  together: number = CHAIN_OPTIONS.strumGap,
+): NoteEvent[] {
+  const out = events.map((e) => ({ ...e }));
+  // Each arriving note with the departing note it continues: the latest earlier note on its
+  // string that leaves by the same move.
+  const byString = new Map<number, number[]>();
+  out.forEach((e, i) => byString.set(e.string, [...(byString.get(e.string) ?? []), i]));
+  const pairs: Pair[] = [];
+  for (const list of byString.values()) {
+    list.sort((i, j) => (out[i]?.time ?? 0) - (out[j]?.time ?? 0));
+    list.forEach((a, k) => {
+      const arrival = out[a];
+      const move = arrival ? leadingMove(arrival) : null;
+      if (arrival === undefined || move === null) return;
+      for (let m = k - 1; m >= 0; m--) {
+        const d = list[m] ?? -1;
+        const departure = out[d];
+        if (departure === undefined || departure.time >= arrival.time) continue;
+        if (trailingMove(departure) === move) pairs.push({ departure: d, arrival: a, move });
+        break;
+      }
+    });
+  }
+  const departs = (p: Pair) => out[p.departure]?.time ?? 0;
+  pairs.sort((p, q) => departs(p) - departs(q));
+  for (const slide of pairs) {
+    const d = out[slide.departure];
+    const a = out[slide.arrival];
+    if (slide.move !== 'slide' || d === undefined || a === undefined) continue;
+    for (let k = firstAtLeast(pairs, d.time - together, departs); k < pairs.length; k++) {
+      const step = pairs[k];
+      if (step === undefined || departs(step) > d.time + together) break;
+      const e = out[step.departure];
+      const b = out[step.arrival];
+      if (step.move === 'slide' || e === undefined || b === undefined) continue;
+      if (e.string === d.string || Math.abs(b.time - a.time) > together) continue;
+      if (b.fret - e.fret !== a.fret - d.fret || e.fret < 1 || b.fret < 1) continue;
+      e.trailing_hammer_on = false;
+      e.trailing_pull_off = false;
+      e.trailing_slide = true;
+      b.leading_hammer_on = false;
+      b.leading_pull_off = false;
+      b.leading_slide = true;
+      step.move = 'slide';
+    }
+  }
+  return out;
+}
