@@ -46,9 +46,13 @@ export function alignParallelMoves(
 ): NoteEvent[] {
   const out = events.map((e) => ({ ...e }));
   // Each arriving note with the departing note it continues: the latest earlier note on its
-  // string that leaves by the same move.
+  // string, when that note leaves by the same move.
   const byString = new Map<number, number[]>();
-  out.forEach((e, i) => byString.set(e.string, [...(byString.get(e.string) ?? []), i]));
+  out.forEach((e, i) => {
+    const list = byString.get(e.string);
+    if (list) list.push(i);
+    else byString.set(e.string, [i]);
+  });
   const pairs: Pair[] = [];
   for (const list of byString.values()) {
     list.sort((i, j) => (out[i]?.time ?? 0) - (out[j]?.time ?? 0));
