@@ -1,4 +1,4 @@
-import type { NoteEvent } from '@riffscribe/core';
+import { type NoteEvent, setTechnique, techniqueOn } from '@riffscribe/core';
 import { firstAtLeast } from '../sorted.js';
 import { CHAIN_OPTIONS } from './chains.js';
 
@@ -13,26 +13,10 @@ import { CHAIN_OPTIONS } from './chains.js';
  * slides on one).
  */
 
-type Move = 'slide' | 'hammer' | 'pull';
-
+/** A departing note and the note it moves to on the same string, by index in the events. */
 interface Pair {
   departure: number;
   arrival: number;
-  move: Move;
-}
-
-function leadingMove(e: NoteEvent): Move | null {
-  if (e.leading_slide) return 'slide';
-  if (e.leading_hammer_on) return 'hammer';
-  if (e.leading_pull_off) return 'pull';
-  return null;
-}
-
-function trailingMove(e: NoteEvent): Move | null {
-  if (e.trailing_slide) return 'slide';
-  if (e.trailing_hammer_on) return 'hammer';
-  if (e.trailing_pull_off) return 'pull';
-  return null;
 }
 
 /**
@@ -44,7 +28,7 @@ export function alignParallelMoves(
   events: readonly NoteEvent[],
   together: number = CHAIN_OPTIONS.strumGap,
 ): NoteEvent[] {
-  const out = events.map((e) => ({ ...e }));
+  const out = [...events];
   // Each arriving note with the departing note it continues: the latest earlier note on its
   // string, when that note leaves by the same move.
   const byString = new Map<number, number[]>();
@@ -56,40 +40,38 @@ export function alignParallelMoves(
   const pairs: Pair[] = [];
   for (const list of byString.values()) {
     list.sort((i, j) => (out[i]?.time ?? 0) - (out[j]?.time ?? 0));
-    list.forEach((a, k) => {
-      const arrival = out[a];
-      const move = arrival ? leadingMove(arrival) : null;
-      if (arrival === undefined || move === null) return;
-      for (let m = k - 1; m >= 0; m--) {
-        const d = list[m] ?? -1;
-        const departure = out[d];
-        if (departure === undefined || departure.time >= arrival.time) continue;
-        if (trailingMove(departure) === move) pairs.push({ departure: d, arrival: a, move });
-        break;
-      }
+    list.forEach((arrival, k) => {
+      const a = out[arrival];
+      const move = a ? techniqueOn(a, 'leading') : null;
+      if (a === undefined || move === null) return;
+      let m = k - 1;
+      while (m >= 0 && (out[list[m] ?? -1]?.time ?? -Infinity) >= a.time) m--;
+      const departure = list[m] ?? -1;
+      const d = out[departure];
+      if (d !== undefined && techniqueOn(d, 'trailing') === move)
+        pairs.push({ departure, arrival });
     });
   }
   const departs = (p: Pair) => out[p.departure]?.time ?? 0;
+  const move = (p: Pair) => {
+    const a = out[p.arrival];
+    return a ? techniqueOn(a, 'leading') : null;
+  };
   pairs.sort((p, q) => departs(p) - departs(q));
   for (const slide of pairs) {
     const d = out[slide.departure];
     const a = out[slide.arrival];
-    if (slide.move !== 'slide' || d === undefined || a === undefined) continue;
+    if (move(slide) !== 'slide' || d === undefined || a === undefined) continue;
     for (let k = firstAtLeast(pairs, d.time - together, departs); k < pairs.length; k++) {
       const step = pairs[k];
       if (step === undefined || departs(step) > d.time + together) break;
       const e = out[step.departure];
       const b = out[step.arrival];
-      if (step.move === 'slide' || e === undefined || b === undefined) continue;
+      if (move(step) === 'slide' || e === undefined || b === undefined) continue;
       if (e.string === d.string || Math.abs(b.time - a.time) > together) continue;
       if (b.fret - e.fret !== a.fret - d.fret || e.fret < 1 || b.fret < 1) continue;
-      e.trailing_hammer_on = false;
-      e.trailing_pull_off = false;
-      e.trailing_slide = true;
-      b.leading_hammer_on = false;
-      b.leading_pull_off = false;
-      b.leading_slide = true;
-      step.move = 'slide';
+      out[step.departure] = setTechnique(e, 'trailing', 'slide');
+      out[step.arrival] = setTechnique(b, 'leading', 'slide');
     }
   }
   return out;
