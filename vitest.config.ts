@@ -43,6 +43,9 @@ export default defineConfig(async () => ({
     resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] },
   },
   test: {
+    // Every run keeps Vitest's own timings per file (test-results/profile.json): `npm run
+    // test:profile` prints them (docs/testing.md).
+    reporters: ['default', './scripts/test-profile/reporter.ts'],
     // Hang guards, not speed checks (benchmarks measure speed): generous, so that a busy
     // two-core machine does not fail a test that is only slow.
     testTimeout: 60_000,
