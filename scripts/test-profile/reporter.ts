@@ -56,8 +56,7 @@ export default class ProfileReporter implements Reporter {
     const root = process.cwd();
     const files: FileProfile[] = modules.map((m) => {
       const d = m.diagnostic();
-      let tests = 0;
-      for (const _ of m.children.allTests()) tests += 1;
+      const tests = [...m.children.allTests()].length;
       return {
         project: m.project.name,
         file: path.relative(root, m.moduleId),
