@@ -21,6 +21,7 @@ ENV ONNXRUNTIME_NODE_INSTALL=skip \
 COPY package.json package-lock.json .npmrc ./
 COPY packages/core/package.json packages/core/
 COPY packages/engine/package.json packages/engine/
+COPY packages/lab/package.json packages/lab/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 RUN npm ci --omit=dev --ignore-scripts \
@@ -39,6 +40,7 @@ ENV ONNXRUNTIME_NODE_INSTALL=skip \
 COPY package.json package-lock.json .npmrc ./
 COPY packages/core/package.json packages/core/
 COPY packages/engine/package.json packages/engine/
+COPY packages/lab/package.json packages/lab/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 RUN npm ci --ignore-scripts

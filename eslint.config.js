@@ -28,6 +28,28 @@ const ALPHATAB_FILES = [
   'packages/core/src/notation.ts',
 ];
 
+/** The engine never imports the lab (packages/lab), by package name or by path. */
+const NO_LAB_IN_ENGINE = {
+  regex: '(^@riffscribe/lab)|((^|/)lab/)',
+  message:
+    'packages/engine must not import the lab: the lab depends on the engine, not the reverse.',
+};
+
+/** Apps never come into the engine or the lab. */
+const NO_APPS_IN_ENGINE = {
+  regex: '(^@riffscribe/(server|web))|(apps/)',
+  message: 'The engine and the lab import only core (and, for the lab, the engine).',
+};
+
+/**
+ * The lab reaches the engine only through its public entries (`@riffscribe/engine`,
+ * `@riffscribe/engine/stages`, `@riffscribe/engine/media-tools`), never by a path into its files.
+ */
+const LAB_THROUGH_ENGINE_ENTRIES = {
+  regex: '(^\\.\\./(\\.\\./)*(engine|core)/)|((^|/)packages/(engine|core)/)',
+  message: "The lab imports the engine through @riffscribe/engine's entries, not its files.",
+};
+
 /** apps/server never imports apps/web (in both of the server's import rules below). */
 const NO_WEB_IN_SERVER = {
   regex: '(^@riffscribe/web)|(apps/web)',
@@ -101,13 +123,20 @@ export default tseslint.config(
       ],
     },
   },
-  // The engine's algorithms are pure: only adapters/, eval/, bench/ and the CLI touch the outside
-  // world (ffmpeg, ONNX Runtime, files); apps never come into the engine.
+  // The engine is the product and knows nothing of the lab that measures it (packages/lab uses
+  // the engine's public entries, never the other way); apps never come into the engine.
+  {
+    files: ['packages/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_LAB_IN_ENGINE, NO_APPS_IN_ENGINE] }],
+    },
+  },
+  // The engine's algorithms are pure: only adapters/, bench/ and the CLI touch the outside world
+  // (ffmpeg, ONNX Runtime, files).
   {
     files: ['packages/engine/src/**/*.ts'],
     ignores: [
       'packages/engine/src/adapters/**',
-      'packages/engine/src/eval/**',
       'packages/engine/src/bench/**',
       'packages/engine/src/cli.ts',
       'packages/engine/src/**/*.test.ts',
@@ -121,7 +150,8 @@ export default tseslint.config(
               group: ioModules,
               message: 'Only engine/adapters may touch ffmpeg, the model or files.',
             },
-            { regex: '^@riffscribe/(server|web)', message: 'packages/engine imports only core.' },
+            NO_LAB_IN_ENGINE,
+            NO_APPS_IN_ENGINE,
           ],
         },
       ],
@@ -135,6 +165,15 @@ export default tseslint.config(
         { object: 'Date', property: 'now', message: 'Pure engine code reads no clock.' },
         { object: 'Math', property: 'random', message: 'Use a seeded generator.' },
         { object: 'performance', property: 'now', message: 'Pure engine code reads no clock.' },
+      ],
+    },
+  },
+  {
+    files: ['packages/lab/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [LAB_THROUGH_ENGINE_ENTRIES, NO_APPS_IN_ENGINE] },
       ],
     },
   },

@@ -6,6 +6,7 @@ import { reachable } from './apps/server/test/support/net.js';
 /**
  * Test tiers (docs/testing.md):
  * - unit: `*.test.ts` beside the code, pure and fast;
+ * - engine / lab: the engine on real media and the real model; the lab's runner and corpora;
  * - server: integration tests with real parts that do not depend on the database driver;
  * - pglite / postgres: the same database-backed integration suite, once on each database;
  * - e2e: real Chromium against the built app served by the real server.
@@ -73,6 +74,10 @@ export default defineConfig(async () => ({
           include: ['packages/engine/test/**/*.test.ts'],
           testTimeout: 120_000,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'lab', include: ['packages/lab/test/**/*.test.ts'], testTimeout: 120_000 },
       },
       { extends: true, test: { name: 'pglite', include: dbSuite, env: { TEST_DB: 'pglite' } } },
       {

@@ -1,4 +1,4 @@
-"""Reading the note refiner's material (written by packages/engine/dist/eval/material.js)."""
+"""Reading the note refiner's material (written by packages/lab/dist/material.js)."""
 import glob
 import json
 import os

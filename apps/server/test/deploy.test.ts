@@ -209,6 +209,14 @@ describe('Dockerfile', () => {
       if (/\bnpm ci\b/.test(run)) expect(run).toContain('--ignore-scripts');
     }
     expect(dockerfile).toMatch(/ENV ONNXRUNTIME_NODE_INSTALL=skip/);
+    // `npm ci` of a workspace project needs every workspace's package.json in place.
+    const workspaces = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
+    for (const stage of stages.filter((st) => st.some((i) => /\bnpm ci\b/.test(i.args)))) {
+      const copied = stage.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+      for (const w of workspaces) {
+        expect(copied, `${stage[0]?.args ?? ''}: ${w}`).toContain(`${w}/package.json ${w}/`);
+      }
+    }
     expect(all.some((i) => i.keyword === 'ADD')).toBe(false);
   });
 

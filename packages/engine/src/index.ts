@@ -1,7 +1,7 @@
 /** The engine's public surface for the server and the worker. */
 export { findFfmpeg, findFfprobe } from './adapters/binaries.js';
-/** Where the shared annotated recordings are (evaluation, benches and their tests). */
-export { findDatasetsRoot, fixtureFile } from './eval/datasets.js';
+/** Where the annotated recordings kept in the repository are (tests, benches, the lab). */
+export { FIXTURE_DATASETS, fixtureFile } from './adapters/fixtures.js';
 export { decodeAudio, probeMedia } from './adapters/media.js';
 export type { MediaInfo } from './adapters/media.js';
 export { EngineError } from './errors.js';

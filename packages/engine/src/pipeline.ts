@@ -5,7 +5,8 @@ import { SpilledAudio, SpilledRows, SpilledWords } from './adapters/spill.js';
 import { EngineError } from './errors.js';
 import { detectChords, detectKey } from './harmony/index.js';
 import { detectBeats } from './rhythm/beats.js';
-import { defaultNoteOptions, extractNotes } from './notes/extract.js';
+import { extractNotes } from './notes/extract.js';
+import { defaultNoteOptions } from './notes/options.js';
 import type {
   EngineStage,
   ProgressListener,

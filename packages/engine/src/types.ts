@@ -1,5 +1,5 @@
 import type { Tuning } from '@riffscribe/core';
-import type { Activation } from './notes/posteriorgram.js';
+import type { Activation, RowSource } from './notes/posteriorgram.js';
 import type { Fret, MidiPitch, Seconds, StringNumber } from './units.js';
 
 /**
@@ -25,15 +25,6 @@ export interface ModelOutput {
    * (`at`): for a long video they are kept on disk (adapters/spill.ts).
    */
   contours: RowSource;
-}
-
-/**
- * Rows read one at a time; an array of rows is one. A row returned may be a view that is valid
- * only until the next `at` call on the same source: read it, do not keep it.
- */
-export interface RowSource {
-  readonly length: number;
-  at(index: number): Float32Array | undefined;
 }
 
 /**

@@ -11,7 +11,8 @@ import { decodeAudio, probeMedia, streamAudio } from '../src/adapters/media.js';
 import { ModelStream, loadModel, openModelSession, runModel } from '../src/adapters/model.js';
 import { SpilledRows, SpilledWords } from '../src/adapters/spill.js';
 import { EngineError, type EngineErrorCode } from '../src/errors.js';
-import { defaultNoteOptions, extractNotes } from '../src/notes/extract.js';
+import { extractNotes } from '../src/notes/extract.js';
+import { defaultNoteOptions } from '../src/notes/options.js';
 import { transcribe } from '../src/pipeline.js';
 import { FRAME_RATE, HOP, SAMPLE_RATE } from '../src/units.js';
 

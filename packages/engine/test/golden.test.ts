@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { wavBytes } from '../src/eval/corpus/wav.js';
+import { wavBytes } from '../src/render/wav.js';
 import { transcribe } from '../src/pipeline.js';
 
 /**

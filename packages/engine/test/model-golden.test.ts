@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runModel } from '../src/adapters/model.js';
-import { seededRandom } from '../src/eval/random.js';
-import type { ModelOutput, RowSource } from '../src/types.js';
+import { seededRandom } from '../src/random.js';
+import type { RowSource } from '../src/notes/posteriorgram.js';
+import type { ModelOutput } from '../src/types.js';
 import { HOP, SAMPLE_RATE } from '../src/units.js';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeAudio } from '../src/adapters/media.js';
-import { wavBytes } from '../src/eval/corpus/wav.js';
+import { wavBytes } from '../src/render/wav.js';
 import { transcribe, transcribeAudio } from '../src/pipeline.js';
 import { ENGINE_STAGES, type Progress } from '../src/pipeline-types.js';
 import { SAMPLE_RATE } from '../src/units.js';

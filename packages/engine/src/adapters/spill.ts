@@ -1,7 +1,8 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ClipAudio, RowSource } from '../types.js';
+import type { RowSource } from '../notes/posteriorgram.js';
+import type { ClipAudio } from '../types.js';
 
 /**
  * A new file in the OS temp folder, opened for reading and writing and unlinked at once: it lives

@@ -1,6 +1,6 @@
 import { fingerNotes, loadFingeringModel } from '../adapters/fingering-model.js';
 import type { PitchedNote } from '../tab/learned/finger.js';
-import { seededRandom } from '../eval/random.js';
+import { seededRandom } from '../random.js';
 
 /** A dense made-up part: single notes and chords of 2-6 notes, about 8 onsets a second. */
 function notesFor(seconds: number): PitchedNote[] {

@@ -1,5 +1,5 @@
 import { Activation, MIDI_OFFSET, NOTE_BINS } from '../notes/posteriorgram.js';
-import { seededRandom } from '../eval/random.js';
+import { seededRandom } from '../random.js';
 import { detectBeats } from '../rhythm/beats.js';
 import type { RhythmNote } from '../rhythm/envelope.js';
 import { FRAME_RATE } from '../units.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { defaultUploadConfig } from '@riffscribe/core';
 import { findFfmpeg } from '../adapters/binaries.js';
-import { fixtureFile } from '../eval/datasets.js';
+import { fixtureFile } from '../adapters/fixtures.js';
 import { transcribe } from '../pipeline.js';
 import { ENGINE_EXEC_ARGV, engineProcessEnv } from '../process-settings.js';
 import type { EngineStage } from '../pipeline-types.js';

@@ -1,4 +1,4 @@
-import type { RowSource } from '../types.js';
+import type { RowSource } from './posteriorgram.js';
 import { CONTOUR_BINS_PER_SEMITONE, MIDI_OFFSET } from './posteriorgram.js';
 
 /**

@@ -1,7 +1,7 @@
-import { DEFAULT_THRESHOLDS, type UploadConfig } from '@riffscribe/core';
-import type { DetectedNote, GuitarSetup, ModelOutput } from '../types.js';
+import type { DetectedNote, ModelOutput } from '../types.js';
 import { framesToSeconds, midi } from '../units.js';
 import { byStart, type NoteCandidate } from './candidate.js';
+import type { NoteOptions } from './options.js';
 import { bendCurve } from './contour.js';
 import { removeGhosts } from './ghosts.js';
 import { keepLegatoContinuations } from './legato.js';
@@ -13,7 +13,7 @@ import { trackNotes } from './tracking.js';
 /**
  * Note extraction (pure): Basic Pitch's posteriorgrams in, notes with onset, offset, pitch and
  * pitch curve out. Starts from Basic Pitch's published note creation and adds rules chosen on
- * rendered guitar material and then checked on the real excerpts (see eval/notes-dev.ts):
+ * rendered guitar material and then checked on the real excerpts (packages/lab/src/notes-dev.ts):
  *
  * 1. onsets.ts: weak onset peaks count when the note activation confirms them;
  * 2. tracking.ts: each onset followed in the note activation (Basic Pitch);
@@ -24,62 +24,9 @@ import { trackNotes } from './tracking.js';
  * 7. polyphony.ts: at most `maxPolyphony` notes sound at once.
  */
 
-/** Settings of note extraction. Pitches are MIDI numbers; frames are model frames. */
-export interface NoteOptions {
-  /** Onset activation (0..1) above which a peak starts a note without further evidence. */
-  onsetThreshold: number;
-  /** Note activation (0..1) under which a note is silent; notes end after a run of such frames. */
-  frameThreshold: number;
-  /** A note must last more than this many frames (5 = 58 ms). */
-  minNoteFrames: number;
-  /**
-   * Peak note activation (0..1) a note must reach somewhere along its length; weaker notes are
-   * dropped. Applied to the peak rather than the mean so that a long, decaying but clearly played
-   * note survives while a note the model is never sure of does not.
-   */
-  amplitudeThreshold: number;
-  /** Lowest and highest MIDI pitch the guitar can play (from tuning, capo and frets). */
-  minPitch: number;
-  maxPitch: number;
-  /** Most notes sounding at once (6 strings). */
-  maxPolyphony: number;
-  /** Open-string pitches with the capo, low to high (strum recovery checks chord shapes). */
-  strings?: readonly number[];
-  /** Highest fret above the capo. */
-  frets?: number;
-}
-
-/** The four analysis thresholds of the upload config (spec section 9). */
-export type NoteThresholds = Pick<
-  UploadConfig,
-  'amplitude_threshold' | 'onset_threshold' | 'frame_threshold' | 'minimum_note_length'
->;
-
-/**
- * Options for a guitar setup: the pitch range runs from the lowest open string (with the capo)
- * to the highest string at its last fret; thresholds default to the spec's.
- */
-export function defaultNoteOptions(
-  setup: GuitarSetup,
-  thresholds: Partial<NoteThresholds> = {},
-): NoteOptions {
-  const open = [...setup.tuning];
-  return {
-    onsetThreshold: thresholds.onset_threshold ?? DEFAULT_THRESHOLDS.onset_threshold,
-    frameThreshold: thresholds.frame_threshold ?? DEFAULT_THRESHOLDS.frame_threshold,
-    minNoteFrames: thresholds.minimum_note_length ?? DEFAULT_THRESHOLDS.minimum_note_length,
-    amplitudeThreshold: thresholds.amplitude_threshold ?? DEFAULT_THRESHOLDS.amplitude_threshold,
-    minPitch: Math.min(...open) + setup.capo,
-    maxPitch: Math.max(...open) + setup.capo + setup.frets,
-    maxPolyphony: 6,
-    strings: open.map((p) => p + setup.capo),
-    frets: setup.frets,
-  };
-}
-
 /**
  * Switches for the rules beyond stock Basic Pitch, all on by default. For measuring what each
- * rule contributes (eval/notes-dev.ts); production callers leave them alone.
+ * rule contributes (packages/lab/src/notes-dev.ts); production callers leave them alone.
  */
 export interface NoteRuleSwitches {
   inferOnsets: boolean;

@@ -4,7 +4,8 @@ import type { ModelOutput } from '../types.js';
 import { Activation } from './posteriorgram.js';
 import { FRAME_RATE } from '../units.js';
 import { bendCurve } from './contour.js';
-import { ALL_RULES, defaultNoteOptions, extractNotes, type NoteOptions } from './extract.js';
+import { ALL_RULES, extractNotes } from './extract.js';
+import { defaultNoteOptions, type NoteOptions } from './options.js';
 
 /** A note drawn into constructed posteriorgrams. Frames are model frames; `end` is exclusive. */
 interface Drawn {

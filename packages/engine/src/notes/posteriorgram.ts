@@ -1,4 +1,11 @@
-import type { RowSource } from '../types.js';
+/**
+ * Rows read one at a time; an array of rows is one. A row returned may be a view that is valid
+ * only until the next `at` call on the same source: read it, do not keep it.
+ */
+export interface RowSource {
+  readonly length: number;
+  at(index: number): Float32Array | undefined;
+}
 
 /** Where an Activation may keep its values instead of memory (adapters/spill.ts SpilledWords). */
 export interface WordStore {

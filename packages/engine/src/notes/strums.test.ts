@@ -2,7 +2,8 @@ import { DEFAULT_TUNING } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import type { ModelOutput } from '../types.js';
 import { Activation } from './posteriorgram.js';
-import { ALL_RULES, defaultNoteOptions, extractCandidates } from './extract.js';
+import { ALL_RULES, extractCandidates } from './extract.js';
+import { defaultNoteOptions } from './options.js';
 import { findStrums, playableShape } from './strums.js';
 
 /** A note drawn into constructed posteriorgrams: a step of note activation and an onset peak. */

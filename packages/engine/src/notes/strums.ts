@@ -1,6 +1,6 @@
 import type { ModelOutput } from '../types.js';
 import { byStart, type NoteCandidate } from './candidate.js';
-import type { NoteOptions } from './extract.js';
+import type { NoteOptions } from './options.js';
 import { GHOST_INTERVALS, GHOST_WINDOW, isGhostOf } from './ghosts.js';
 import { WEAK_ONSET_FACTOR } from './onsets.js';
 import { peakOver, valueAt } from './posteriorgram.js';

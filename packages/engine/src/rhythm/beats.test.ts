@@ -1,7 +1,7 @@
 import { beatGridSchema, defaultGrid, steadyGrid } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
 import { Activation, MIDI_OFFSET, NOTE_BINS } from '../notes/posteriorgram.js';
-import { seededRandom } from '../eval/random.js';
+import { seededRandom } from '../random.js';
 import { FRAME_RATE } from '../units.js';
 import { detectBeats, snapToAttacks } from './beats.js';
 import type { RhythmNote } from './envelope.js';

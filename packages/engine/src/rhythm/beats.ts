@@ -69,7 +69,7 @@ export function detectBeats(
  * (its strings' onsets summed and smoothed), 25-45 ms after the strum starts on the rhythm
  * corpus's strummed clips, while a beat is heard, and annotated, where the attack starts; the
  * detected notes' onsets are within a few milliseconds of the true ones. On the tuned part
- * (eval/rhythm-dev.ts) the matched beats' median offset went from +26 ms to +17 ms (mean |offset|
+ * (packages/lab/src/rhythm-dev.ts) the matched beats' median offset went from +26 ms to +17 ms (mean |offset|
  * 25 to 20 ms), beat F1 unchanged; windows of 40, 60 and 80 ms gave the same. 60 ms stays inside
  * the ±70 ms a beat is scored by and under a third of the shortest beat (MIN_BEAT_SECONDS);
  * 30 ms is the widest strum spread between neighbouring strings the corpora play (15 ms) twice.

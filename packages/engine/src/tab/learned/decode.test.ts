@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHORD_SPAN, MAX_CANDIDATES, candidatesOf, viterbiStrings } from './decode.js';
 import { fretsFor, groupsOf, type FingeringSetup } from './features.js';
-import { seededRandom } from '../../eval/random.js';
+import { seededRandom } from '../../random.js';
 
 const STANDARD: FingeringSetup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0, maxFret: 24 };
 const WEIGHTS = { shift: 2, move: 0.3 };

@@ -1,5 +1,5 @@
 import type { Technique, TechniqueSide } from '@riffscribe/core';
-import type { KeyInput } from '../playback/keyboard';
+import type { KeyInput } from '../keyInput';
 
 /**
  * What a key does in edit mode. None of these keys is one of the player's (Space, the arrows, L,

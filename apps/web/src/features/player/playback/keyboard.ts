@@ -1,5 +1,6 @@
 import { ARROW_SEEK_SECONDS } from '@riffscribe/core';
 import { editKey, type EditKey } from '../editor/editorKeys';
+import type { KeyInput } from '../keyInput';
 
 /** What a key does in the player (spec section 4, Editing interactions: keyboard). */
 export type KeyCommand =
@@ -12,19 +13,6 @@ export type KeyCommand =
   | { type: 'redo' }
   | { type: 'help' }
   | { type: 'edit'; key: EditKey };
-
-export interface KeyInput {
-  key: string;
-  ctrlKey: boolean;
-  metaKey: boolean;
-  altKey: boolean;
-  shiftKey: boolean;
-  /** Tag name of the focused element ("INPUT", "BUTTON"...). */
-  targetTag: string;
-  /** type attribute of a focused input ("range", "text"...), '' otherwise. */
-  targetType: string;
-  targetEditable: boolean;
-}
 
 const TEXT_TAGS = new Set(['TEXTAREA', 'SELECT']);
 

@@ -1,4 +1,4 @@
-import type { KeyInput } from '../playback/keyboard';
+import type { KeyInput } from '../keyInput';
 
 /** A key press on the page's body for tests: override only what the test is about. */
 export function keyInput(key: string, over: Partial<KeyInput> = {}): KeyInput {
