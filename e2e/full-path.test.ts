@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, waitForLesson, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { makeVideo, mediaDir } from './support/media.js';
 import { DESKTOP } from './support/shots.js';
 
@@ -19,8 +19,9 @@ describe('full path: upload -> processing -> success', () => {
   let dir: string;
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchChromium();
+    // A new install: an empty data directory, the embedded database made on the first start.
+    app = await startApp({}, { fresh: true });
+    browser = await sharedChromium();
     dir = mediaDir();
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { copyPgliteTemplate } from '../../apps/server/test/support/pglite-template.js';
 import { freePort } from '../../apps/server/test/support/test-server.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -17,15 +18,21 @@ export interface RunningApp {
 
 /**
  * Starts the built app the way `npm start` does (node apps/server/dist/main.js) on embedded
- * defaults, in a data directory of its own, and waits until /api/health answers.
+ * defaults, in a data directory of its own, and waits until /api/health answers. Its embedded
+ * database starts as a copy of the migrated template (apps/server/test/support/pglite-template.ts)
+ * unless `fresh`, which makes it start with an empty data directory as a new install does.
  */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  options: { fresh?: boolean } = {},
+): Promise<RunningApp> {
   const main = path.join(ROOT, 'apps/server/dist/main.js');
   if (!existsSync(main) || !existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
     throw new Error('The app is not built: run `npm run build` first (npm test does).');
   }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'riffscribe-e2e-'));
+  if (!options.fresh && !env.DATABASE_URL) await copyPgliteTemplate(path.join(dataDir, 'pglite'));
   const url = `http://localhost:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [main], {

@@ -30,8 +30,12 @@ export interface Database {
 
 export type DatabaseOptions =
   | { driver: 'postgres'; url: string; searchPath?: string; poolSize?: number }
-  /** `dataDir` null keeps the database in memory (tests). */
-  | { driver: 'pglite'; dataDir: string | null };
+  /**
+   * `dataDir` null keeps the database in memory (tests). An in-memory database may start as a
+   * copy of `template`, a PGlite data-directory dump (`dumpDataDir`) of an earlier database: the
+   * tests start each database from one made and migrated once, instead of running initdb again.
+   */
+  | { driver: 'pglite'; dataDir: string | null; template?: Blob };
 
 const migrations: MigrationProvider = {
   getMigrations: () =>
@@ -45,7 +49,9 @@ const migrations: MigrationProvider = {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database =
-    options.driver === 'postgres' ? openPostgres(options) : await openPglite(options.dataDir);
+    options.driver === 'postgres'
+      ? openPostgres(options)
+      : await openPglite(options.dataDir, options.template);
   try {
     if (options.driver === 'postgres' && options.searchPath) {
       await createSchema(database, options.searchPath);
@@ -149,9 +155,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, template?: Blob): Promise<Database> {
   const release = dataDir ? claimDataDir(dataDir) : () => undefined;
-  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const client = dataDir
+    ? await PGlite.create(dataDir)
+    : await PGlite.create(template ? { loadDataDir: template } : {});
   const lock = new ConnectionLock();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client, lock) });
   return {

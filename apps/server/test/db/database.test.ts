@@ -9,7 +9,8 @@ import {
 describe(`database (${testDatabaseDriver()})`, () => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await openTestDatabase();
+    // From nothing: initdb and every migration, as a first start does.
+    t = await openTestDatabase(testDatabaseDriver(), { fresh: true });
   });
   afterAll(() => t.dispose());
 

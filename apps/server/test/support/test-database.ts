@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { pgliteTemplateDump } from './pglite-template.js';
 
 /** The PostgreSQL server the integration suite runs against (CI: 127.0.0.1:5432, database test). */
 export const TEST_POSTGRES_URL =
@@ -22,15 +23,26 @@ export interface TestDatabase {
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new schema of its own in
- * the PostgreSQL test database (dropped afterwards), so files can run in parallel.
+ * the PostgreSQL test database (dropped afterwards), so files can run in parallel. A PGlite one
+ * starts as a copy of the migrated template (pglite-template.ts) unless `fresh` asks for initdb
+ * and every migration from nothing.
  */
 export async function openTestDatabase(
   driver: TestDatabaseDriver = testDatabaseDriver(),
-  /** PostgreSQL only: where the server's pool connects (a proxy in front of the test server). */
-  options: { connectUrl?: string; poolSize?: number } = {},
+  options: {
+    /** PostgreSQL only: where the server's pool connects (a proxy in front of the test server). */
+    connectUrl?: string;
+    poolSize?: number;
+    /** PGlite only: a new database made from nothing, not a copy of the template. */
+    fresh?: boolean;
+  } = {},
 ): Promise<TestDatabase> {
   if (driver === 'pglite') {
-    const database = await openDatabase({ driver: 'pglite', dataDir: null });
+    const database = await openDatabase({
+      driver: 'pglite',
+      dataDir: null,
+      ...(options.fresh ? {} : { template: await pgliteTemplateDump() }),
+    });
     return { database, url: null, searchPath: null, dispose: () => database.close() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
