@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { editLesson } from './support/editor.js';
 import {
   queuedJob,
@@ -30,7 +30,7 @@ describe('the admin console', () => {
   beforeAll(async () => {
     work = mediaDir();
     server = await startServerWithWeb({ ADMIN_EMAILS: 'ada@example.test' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
     await browser.close();

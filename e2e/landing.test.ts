@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, type RunningApp } from './support/app.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { DESKTOP, shootBoth } from './support/shots.js';
 
 /** The landing page a visitor sees first, signed out, on a desktop and on a phone. */
@@ -12,7 +12,7 @@ describe('landing page', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
     await browser.close();

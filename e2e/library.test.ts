@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { holdClock } from './support/clock.js';
 import {
   completeLikeWorker,
@@ -57,7 +57,7 @@ describe('Explore, My videos, job screens and Credits', () => {
 
   beforeAll(async () => {
     server = await startServerWithWeb({ SIGNUP_CREATOR_CREDITS: '10' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
     dir = mediaDir();
     video = makeVideo(dir, 'lesson.mp4', 8);
     mia = await server.createUser({ email: 'mia@example.test' });

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
-import { launchChromium } from './support/browser.js';
+import { sharedChromium } from './support/browser.js';
 import {
   completeLikeWorker,
   queuedJob,
@@ -28,7 +28,7 @@ describe('processing screen, live status', () => {
 
   beforeAll(async () => {
     server = await startServerWithWeb();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     dir = mediaDir();
     video = makeVideo(dir, 'lesson.mp4', 4);
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium } from './support/browser.js';
+import { sharedChromium } from './support/browser.js';
 import { makeVideo, mediaDir } from './support/media.js';
 import { DESKTOP, PHONE, shootBoth } from './support/shots.js';
 
@@ -21,7 +21,7 @@ describe('small screens', () => {
   beforeAll(async () => {
     app = await startApp();
     dir = mediaDir();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     // A job of the user's own, submitted from a desktop.
     const page = await browser.newPage({ viewport: DESKTOP });
     await signIn(page, app.url, { email: 'mo@example.test', name: 'Mo' });

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AUTO_SAVE_MS, MESSAGES, SAVED_NOTICE_MS, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
-import { launchChromium } from './support/browser.js';
+import { sharedChromium } from './support/browser.js';
 import { holdClock } from './support/clock.js';
 import { clickText, editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
@@ -34,7 +34,7 @@ describe('tab editor saving in Chromium', () => {
   beforeAll(async () => {
     work = mediaDir();
     server = await startServerWithWeb();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     await signIn(page, server.url, { email: 'sam@example.test', name: 'Sam Saver' });

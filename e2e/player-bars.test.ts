@@ -4,7 +4,7 @@ import { MESSAGES, type BeatsResponse } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { editLesson, stringLineY, timeX } from './support/editor.js';
 import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
 import { makeVideo, mediaDir } from './support/media.js';
@@ -43,7 +43,7 @@ describe('bar lines in the editor', () => {
   beforeAll(async () => {
     work = mediaDir();
     server = await startServerWithWeb();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     await signIn(page, server.url, { email: 'bea@example.test', name: 'Bea Bars' });

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../apps/server/test/support/test-server.js';
 import { launchChromium, screenshot } from './support/browser.js';
-import { enableFrameLog, measurePlayback, summary } from './support/frames.js';
+import { enableFrameLog, FULL_BENCH, measurePlayback, summary } from './support/frames.js';
 import { denseLesson } from './support/lesson-data.js';
 import { openLesson, seekTo, zoomTimeline } from './support/player.js';
 import { signIn } from './support/auth.js';
@@ -11,12 +11,14 @@ import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.j
 import { makeVideo, mediaDir } from './support/media.js';
 
 const NOTES = 2000;
-const SECONDS = 6;
+/** Seconds of playback measured per zoom (the suite's short run: 2). */
+const SECONDS = FULL_BENCH ? 6 : 2;
 
 /**
  * Frame-time benchmark (issue 6): a lesson of 2,000 notes played at timeline zoom 600 and 10 in
  * this machine's headless Chromium. It prints frame-to-frame times and the player's own work per
  * frame (median and 95th percentile); it asserts only that frames were drawn, not their speed.
+ * Full length with `npm run bench:player`; shorter in the test suite (FULL_BENCH).
  */
 describe('tab player frame times, 2,000 notes', () => {
   let server: TestServer;

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MESSAGES, type ChordEvent, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import {
   clickText,
   editLesson,
@@ -48,7 +48,7 @@ describe('tab editor in Chromium', () => {
   beforeAll(async () => {
     work = mediaDir();
     server = await startServerWithWeb();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     await signIn(page, server.url, { email: 'eda@example.test', name: 'Eda Editor' });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
-import { SCREENSHOT_DIR, launchChromium, screenshot } from './support/browser.js';
+import { screenshot, SCREENSHOT_DIR, sharedChromium } from './support/browser.js';
 import { findFfmpeg } from '../packages/engine/src/adapters/binaries.js';
 import { editLesson } from './support/editor.js';
 import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
@@ -59,7 +59,7 @@ describe('export video with tabs', () => {
       PILOT_EMAILS: 'pia@example.test',
       SIGNUP_CREATOR_CREDITS: '10',
     });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
     await browser.close();

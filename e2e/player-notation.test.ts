@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot, SCREENSHOT_DIR } from './support/browser.js';
+import { downloadBytes, screenshot, SCREENSHOT_DIR, sharedChromium } from './support/browser.js';
 import { techniqueLesson } from './support/lesson-data.js';
 import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
 import { makeVideo, mediaDir } from './support/media.js';
@@ -26,7 +26,7 @@ describe('the notation view', () => {
     work = mediaDir();
     video = makeVideo(work, 'notation.mp4', 12, { sound: 'tone' });
     server = await startServerWithWeb();
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
     await browser.close();
@@ -128,9 +128,7 @@ describe('the notation view', () => {
           menu.getByRole('button', { name: label }).click(),
         ]);
         expect(download.suggestedFilename()).toBe(name);
-        const file = await download.path();
-        const { readFileSync } = await import('node:fs');
-        expect(looksRight(readFileSync(file)), label).toBe(true);
+        expect(looksRight(await downloadBytes(download)), label).toBe(true);
       }
     } finally {
       await context.close();

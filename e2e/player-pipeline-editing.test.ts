@@ -13,7 +13,7 @@ import { STAFF_GUTTER } from '../apps/web/src/features/player/timeline/scale.js'
 import { timelineLayout } from '../apps/web/src/features/player/timeline/layout.js';
 import { startApp, waitForLesson, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { drawnText, staffLines, stringLineY, textPoint, timeX } from './support/editor.js';
 import { makeVideo, mediaDir } from './support/media.js';
 import { seekTo } from './support/player.js';
@@ -172,7 +172,7 @@ describe('editing a lesson processed by the real pipeline', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     dir = mediaDir();
     context = await browser.newContext({ viewport: DESKTOP });
     page = await context.newPage();

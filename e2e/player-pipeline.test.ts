@@ -6,7 +6,7 @@ import { seekTo, videoState } from './support/player.js';
 import { seriousA11yViolations } from './support/a11y.js';
 import { startApp, waitForLesson, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { makeVideo, mediaDir } from './support/media.js';
 import { DESKTOP } from './support/shots.js';
 import { STAFF_GUTTER } from '../apps/web/src/features/player/timeline/scale.js';
@@ -27,7 +27,7 @@ describe('tab player on a lesson processed by the real pipeline', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     dir = mediaDir();
     page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
   });

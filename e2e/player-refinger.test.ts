@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, waitForLesson, type RunningApp } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { stringLineY, timeX } from './support/editor.js';
 import { makeVideo, mediaDir } from './support/media.js';
 import { seekTo } from './support/player.js';
@@ -71,7 +71,7 @@ describe('re-finger a selection on a processed lesson', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     dir = mediaDir();
     page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
   });

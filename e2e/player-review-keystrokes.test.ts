@@ -8,7 +8,7 @@ import { positionPoint } from '../apps/web/src/features/player/fretboard/geometr
 import { followScroll } from '../apps/web/src/features/player/timeline/scale.js';
 import { ROOT } from './support/app.js';
 import { signIn } from './support/auth.js';
-import { launchChromium } from './support/browser.js';
+import { sharedChromium } from './support/browser.js';
 import { stringLineY } from './support/editor.js';
 import { seedLesson, startServerWithWeb, userByEmail, type TestServer } from './support/lessons.js';
 import { mediaDir } from './support/media.js';
@@ -149,7 +149,7 @@ describe('keystrokes to correct the 10 most wrong notes, with and without the re
   beforeAll(async () => {
     dir = mediaDir();
     server = await startServerWithWeb();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     const video = await makeClip(dir, 'bossa.mp4', { seconds: 22, width: 640, height: 360 });
     const result = await transcribe(video, defaultUploadConfig('acoustic'));
     ai = result.notes;

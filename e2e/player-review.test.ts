@@ -4,7 +4,7 @@ import type { NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
 import { positionPoint } from '../apps/web/src/features/player/fretboard/geometry.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 import { editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
 import { signIn } from './support/auth.js';
@@ -32,7 +32,7 @@ describe('review queue in Chromium', () => {
   beforeAll(async () => {
     work = mediaDir();
     server = await startServerWithWeb();
-    browser = await launchChromium();
+    browser = await sharedChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
     await signIn(page, server.url, { email: 'rev@example.test', name: 'Rhea Reviewer' });

@@ -1,8 +1,8 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
-import { launchChromium } from './support/browser.js';
+import { downloadBytes, sharedChromium } from './support/browser.js';
 import { editLesson } from './support/editor.js';
 import {
   finishedLesson,
@@ -29,7 +29,7 @@ describe('the share menu in the player', () => {
     work = mediaDir();
     video = makeVideo(work, 'share.mp4', 6, { sound: 'tone' });
     server = await startServerWithWeb({ PILOT_EMAILS: 'pia@example.test' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
     await browser.close();
@@ -144,7 +144,7 @@ describe('the share menu in the player', () => {
         page.getByRole('menuitem', { name: 'Text tab (.txt)' }).click(),
       ]);
       expect(file.suggestedFilename()).toMatch(/\.txt$/);
-      expect(readFileSync(await file.path(), 'utf8')).toContain('e|');
+      expect((await downloadBytes(file)).toString('utf8')).toContain('e|');
 
       await page.goto(`${server.url}/lesson/${hidden}`);
       await page.getByText('Failed to load job. Please check the Job ID.').waitFor();

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from './support/app.js';
-import { launchChromium, screenshot } from './support/browser.js';
+import { screenshot, sharedChromium } from './support/browser.js';
 
 /** A person signs in through the built-in development provider in a real browser. */
 describe('sign-in in Chromium on embedded defaults', () => {
@@ -10,7 +10,7 @@ describe('sign-in in Chromium on embedded defaults', () => {
 
   beforeAll(async () => {
     app = await startApp({ ADMIN_EMAILS: 'boss@example.test' });
-    browser = await launchChromium();
+    browser = await sharedChromium();
   });
   afterAll(async () => {
     await browser.close();

@@ -3,13 +3,29 @@ import path from 'node:path';
 import {
   chromium,
   type Browser,
+  type Download,
   type LaunchOptions,
   type Locator,
   type Page,
 } from 'playwright-core';
+import { inject } from 'vitest';
 import { ROOT } from './app.js';
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'e2e/screenshots');
+
+/** Flags every test browser gets: headless, and what this machine's closed network needs. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Debian's Chromium, or CHROMIUM_PATH. */
+export const chromiumPath = () => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Debian's Chromium, headless, with the flags this machine's closed network needs. */
 export function launchChromium(
@@ -17,20 +33,22 @@ export function launchChromium(
   options: LaunchOptions = {},
 ): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...extraArgs,
-    ],
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     ...options,
   });
+}
+
+/**
+ * The e2e project's shared Chromium (global-browser.ts), or one of this file's own where there is
+ * none (a file run outside the project). `close()` on it closes only this file's contexts. Files
+ * that need flags of their own, or hand large files to an upload (a remote browser copies each
+ * file over its connection), launch their own with launchChromium.
+ */
+export async function sharedChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : launchChromium();
 }
 
 /**
@@ -59,6 +77,13 @@ export async function screenshot(
   });
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** The bytes of a download (read through Playwright, so it works on the shared browser too). */
+export async function downloadBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 const pageLogs = new WeakMap<Page, string[]>();

@@ -55,3 +55,10 @@ export async function measurePlayback(page: Page, seconds: number) {
     return { frames, work: log.work.slice(1) };
   });
 }
+
+/**
+ * The player benchmarks (player-bench, player-edit-bench) at full length: `npm run bench:player`
+ * sets RIFFSCRIBE_PLAYER_BENCH=1. In the test suite they run short: the same steps and checks
+ * (frames drawn, every edit drawn and saved), fewer repetitions; their figures come from the bench.
+ */
+export const FULL_BENCH = process.env.RIFFSCRIBE_PLAYER_BENCH === '1';

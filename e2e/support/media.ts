@@ -1,5 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdtempSync, openSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findFfmpeg, findFfprobe } from '../../packages/engine/src/adapters/binaries.js';
@@ -65,7 +77,7 @@ export function makeVideo(
       : sound === 'tone'
         ? ['-f', 'lavfi', '-i', `sine=frequency=220:sample_rate=44100:duration=${String(seconds)}`]
         : [];
-  ffmpeg([
+  cachedFfmpeg(file, [
     '-f',
     'lavfi',
     '-i',
@@ -91,9 +103,34 @@ export function makeVideo(
         ]),
     '-movflags',
     '+faststart',
-    file,
   ]);
   return file;
+}
+
+/**
+ * Writes `file` as ffmpeg makes it from `args` (its inputs and options, without the output),
+ * from a cache shared by every test file and run on this machine: the same arguments to the same
+ * ffmpeg give the same file, and several test files use the same clips. Made in a file of its
+ * own and renamed into place, so a test never reads half of one.
+ */
+function cachedFfmpeg(file: string, args: string[]): void {
+  const binary = findFfmpeg();
+  const key = createHash('sha256')
+    .update([binary, String(statSync(binary).mtimeMs), ...args].join('\0'))
+    .digest('hex')
+    .slice(0, 24);
+  const cache = path.join(tmpdir(), 'riffscribe-test-media', `${key}${path.extname(file)}`);
+  if (!existsSync(cache)) {
+    mkdirSync(path.dirname(cache), { recursive: true });
+    const partial = `${cache}.${String(process.pid)}.partial${path.extname(file)}`;
+    try {
+      ffmpeg([...args, partial]);
+      renameSync(partial, cache);
+    } finally {
+      rmSync(partial, { force: true });
+    }
+  }
+  copyFileSync(cache, file);
 }
 
 /** A mono 16-bit WAV of a steady sine, e.g. a guitar string for the tuner's fake microphone. */
