@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { reachable } from './apps/server/test/support/net.js';
@@ -47,6 +48,9 @@ export default defineConfig(async () => ({
     // Every run keeps Vitest's own timings per file (test-results/profile.json): `npm run
     // test:profile` prints them (docs/testing.md).
     reporters: ['default', './scripts/test-profile/reporter.ts'],
+    // Files of every project share one pool: on two cores, two at a time (the e2e files too, so
+    // that a browser test's waits overlap with other work). Vitest's default leaves one core idle.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Hang guards, not speed checks (benchmarks measure speed): generous, so that a busy
     // two-core machine does not fail a test that is only slow.
     testTimeout: 60_000,
@@ -89,7 +93,7 @@ export default defineConfig(async () => ({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
-          fileParallelism: false,
+          globalSetup: ['./e2e/support/global-browser.ts'],
           testTimeout: 120_000,
           // Making a test's media and starting a server and a browser on a busy machine.
           hookTimeout: 300_000,
