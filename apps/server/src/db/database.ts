@@ -74,22 +74,41 @@ async function createSchema(database: Database, schema: string): Promise<void> {
   }
 }
 
+/**
+ * Kysely's migrator looks for its tables in every schema of the database. When another schema is
+ * dropped during that scan (tests give each file a schema and drop it at the end; an operator may
+ * drop one), PostgreSQL answers "schema ... does not exist" (3F000) for a schema that is not ours.
+ * The scan is then simply repeated.
+ */
+const SCAN_ATTEMPTS = 8;
+
 async function migrate(db: Kysely<DB>, schema: string | undefined): Promise<void> {
-  // With a schema of its own, the migration bookkeeping lives there too: Kysely otherwise finds
-  // another schema's lock table and skips creating its own.
-  const { error, results } = await new Migrator({
-    db,
-    provider: migrations,
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  }).migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error !== undefined || failed) {
+  for (let attempt = 1; ; attempt += 1) {
+    // With a schema of its own, the migration bookkeeping lives there too: Kysely otherwise finds
+    // another schema's lock table and skips creating its own.
+    const { error, results } = await new Migrator({
+      db,
+      provider: migrations,
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    }).migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (error === undefined && !failed) return;
+    if (attempt < SCAN_ATTEMPTS && otherSchemaVanished(error, schema)) {
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+      continue;
+    }
     const reason =
       error instanceof Error
         ? error.message
         : `migration ${failed?.migrationName ?? '(unknown)'} failed`;
     throw new Error(`Database migration failed: ${reason}`, { cause: error });
   }
+}
+
+function otherSchemaVanished(error: unknown, schema: string | undefined): boolean {
+  if ((error as { code?: string } | undefined)?.code !== '3F000') return false;
+  const message = (error as Error).message;
+  return schema === undefined || !message.includes(`"${schema}"`);
 }
 
 function openPostgres(options: { url: string; searchPath?: string; poolSize?: number }): Database {
