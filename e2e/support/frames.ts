@@ -57,8 +57,9 @@ export async function measurePlayback(page: Page, seconds: number) {
 }
 
 /**
- * The player benchmarks (player-bench, player-edit-bench) at full length: `npm run bench:player`
- * sets RIFFSCRIBE_PLAYER_BENCH=1. In the test suite they run short: the same steps and checks
- * (frames drawn, every edit drawn and saved), fewer repetitions; their figures come from the bench.
+ * The player benchmarks (player-bench, player-edit-bench) and the review-keystrokes report at full
+ * length: `npm run bench:player` sets RIFFSCRIBE_PLAYER_BENCH=1. In the test suite they run short:
+ * the same steps and checks (frames drawn, every edit drawn and saved), fewer repetitions; their
+ * figures come from the bench.
  */
 export const FULL_BENCH = process.env.RIFFSCRIBE_PLAYER_BENCH === '1';
