@@ -1,15 +1,32 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { AccountService } from '../src/services/account.service.js';
+import { copyPgliteTemplate } from './support/pglite-template.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
 const cli = path.join(root, 'apps/server/dist/cli/admin.js');
+
+/** When the server's or its packages' TypeScript sources last changed (ms since the epoch). */
+function newestSource(): number {
+  let newest = 0;
+  for (const dir of ['apps/server/src', 'packages/core/src', 'packages/engine/src']) {
+    for (const entry of readdirSync(path.join(root, dir), {
+      recursive: true,
+      withFileTypes: true,
+    })) {
+      if (entry.isFile() && entry.name.endsWith('.ts')) {
+        newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+      }
+    }
+  }
+  return newest;
+}
 
 /** The admin command, as `npm run admin -- ...` runs it, against an embedded database. */
 describe('admin command', () => {
@@ -26,8 +43,12 @@ describe('admin command', () => {
   };
 
   beforeAll(async () => {
-    await run('npx', ['tsc', '-b', 'apps/server'], { cwd: root });
+    // The command as built; built again only when a source is newer (npm test has built it).
+    if (!existsSync(cli) || newestSource() > statSync(cli).mtimeMs) {
+      await run('npx', ['tsc', '-b', 'apps/server'], { cwd: root });
+    }
     dataDir = mkdtempSync(path.join(tmpdir(), 'riffscribe-admin-'));
+    await copyPgliteTemplate(path.join(dataDir, 'pglite'));
     const database = await openDatabase({
       driver: 'pglite',
       dataDir: path.join(dataDir, 'pglite'),
