@@ -30,6 +30,15 @@ const TAB_SHARE = 0.7;
 const TAB_CSS_HEIGHT = 200;
 const FRETBOARD_CSS_HEIGHT = 96;
 
+/** A frame of the lesson's video: the playing element, or a bitmap taken of it. */
+export type ExportPicture = HTMLVideoElement | ImageBitmap;
+
+function pictureSize(p: ExportPicture): { width: number; height: number } {
+  return p instanceof HTMLVideoElement
+    ? { width: p.videoWidth, height: p.videoHeight }
+    : { width: p.width, height: p.height };
+}
+
 export interface ExportLesson {
   notes: readonly NoteEvent[];
   index: NoteIndex;
@@ -66,8 +75,11 @@ export class ExportRenderer {
     this.tab = new TimelineRenderer(this.tabCanvas);
   }
 
-  /** Draws the frame at `time` seconds; `video` is the lesson's video at that time (or null). */
-  draw(video: HTMLVideoElement | null, time: number, framing: ExportFraming): void {
+  /**
+   * Draws the frame at `time` seconds; `video` is the lesson's video at that time (or null): the
+   * element itself (the preview), or a bitmap of its frame (the export, see recorder.ts).
+   */
+  draw(video: ExportPicture | null, time: number, framing: ExportFraming): void {
     const { ctx, canvas, lesson } = this;
     const scale = canvas.width / EXPORT_CANVAS.width;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -76,10 +88,11 @@ export class ExportRenderer {
 
     // The video: as wide as the picture, centred in the space above the tab, then zoomed about
     // its centre and moved by the offsets.
-    if (video && video.videoWidth > 0) {
-      const base = EXPORT_CANVAS.width / video.videoWidth;
-      const w = video.videoWidth * base * framing.videoZoom;
-      const h = video.videoHeight * base * framing.videoZoom;
+    const picture = video ? pictureSize(video) : null;
+    if (video && picture && picture.width > 0) {
+      const base = EXPORT_CANVAS.width / picture.width;
+      const w = picture.width * base * framing.videoZoom;
+      const h = picture.height * base * framing.videoZoom;
       const cx = EXPORT_CANVAS.width / 2 + framing.videoOffsetX;
       const cy = Math.max(h / 2, framing.overlayY / 2) + framing.videoOffsetY;
       ctx.drawImage(video, (cx - w / 2) * scale, (cy - h / 2) * scale, w * scale, h * scale);
