@@ -7,7 +7,7 @@
 # Everything comes from the npm registry: onnxruntime-node ships its CPU binaries inside its npm
 # package, and ffmpeg/ffprobe are the static binaries of @ffmpeg-installer/@ffprobe-installer. No
 # install script runs (`--ignore-scripts`): onnxruntime-node's would fetch CUDA files from outside
-# the npm registry on linux/x64 (the repository's .npmrc skips it too), and the installers'
+# the npm registry on linux/x64 (the repository's .npmrc sets ignore-scripts too), and the installers'
 # postinstall only sets an execute bit, done below for every user. onnxruntime-node's binaries for
 # other systems (about 240 MB) are left out of the runtime image.
 

@@ -2,7 +2,8 @@
 # Clones the current commit into a temporary folder outside this repository's parent (so there is
 # nothing beside it), runs the README's test command there
 # (`npm install && npm test`) with none of the project's settings from this shell, and reports
-# the counts and how long it took. Only committed work is checked.
+# the counts and how long it took, and fails when the install printed a warning. Only committed
+# work is checked.
 #
 #   bash scripts/fresh-clone-check.sh          # KEEP=1 keeps the clone and its log
 set -euo pipefail
@@ -44,11 +45,20 @@ set +e
   cd "$clone"
   # Nothing of this shell's project settings: the README's command as a new user runs it.
   env -u RIFFSCRIBE_DATASETS -u CI -u DATABASE_URL -u TEST_DATABASE_URL -u DATA_DIR \
-    bash -c 'npm install --no-audit --no-fund && npm test'
+    bash -c 'npm install --no-audit --no-fund >../install.log 2>&1 && npm test'
 ) >"$log" 2>&1
 status=$?
 set -e
 elapsed=$(($(date +%s) - start))
+
+# The install must be quiet: a newcomer should see no warning (engines, unknown settings, blocked
+# install scripts).
+warnings="$(grep -ciE '^npm (warn|error)' "$base/install.log" || true)"
+echo "fresh-clone-check: npm install printed $warnings warning lines"
+if [ "$warnings" -ne 0 ]; then
+  grep -iE '^npm (warn|error)' "$base/install.log" | head -20 >&2
+  [ "$status" -ne 0 ] || status=1
+fi
 
 # vitest's summary lines, without colour codes.
 summary="$(sed -e 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests|Duration) ' || true)"
