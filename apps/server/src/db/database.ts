@@ -75,14 +75,17 @@ async function createSchema(database: Database, schema: string): Promise<void> {
 }
 
 /**
- * Kysely's migrator looks for its tables in every schema of the database. When another schema is
- * dropped during that scan (tests give each file a schema and drop it at the end; an operator may
- * drop one), PostgreSQL answers "schema ... does not exist" (3F000) for a schema that is not ours.
- * The scan is then simply repeated.
+ * Kysely's migrator looks for its tables in every schema of the database. When another schema or
+ * table is dropped during that scan (tests give each file a schema and drop it at the end; an
+ * operator may drop one), PostgreSQL answers that the schema (3F000), table (42P01) or column
+ * (42703) does not exist. Such a failure of the scan, before any migration ran, is repeated for up
+ * to SCAN_RETRY_MS (a busy machine dropping many schemas); a migration that fails is not.
  */
-const SCAN_ATTEMPTS = 8;
+const SCAN_RETRY_MS = 15_000;
+const VANISHED = new Set(['3F000', '42P01', '42703']);
 
 async function migrate(db: Kysely<DB>, schema: string | undefined): Promise<void> {
+  const started = Date.now();
   for (let attempt = 1; ; attempt += 1) {
     // With a schema of its own, the migration bookkeeping lives there too: Kysely otherwise finds
     // another schema's lock table and skips creating its own.
@@ -93,8 +96,12 @@ async function migrate(db: Kysely<DB>, schema: string | undefined): Promise<void
     }).migrateToLatest();
     const failed = results?.find((r) => r.status === 'Error');
     if (error === undefined && !failed) return;
-    if (attempt < SCAN_ATTEMPTS && otherSchemaVanished(error, schema)) {
-      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+    if (
+      results === undefined &&
+      Date.now() - started < SCAN_RETRY_MS &&
+      vanishedDuringScan(error, schema)
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, 20 * attempt)));
       continue;
     }
     const reason =
@@ -105,8 +112,10 @@ async function migrate(db: Kysely<DB>, schema: string | undefined): Promise<void
   }
 }
 
-function otherSchemaVanished(error: unknown, schema: string | undefined): boolean {
-  if ((error as { code?: string } | undefined)?.code !== '3F000') return false;
+/** Something other than our own schema disappeared while the migrator read the catalog. */
+function vanishedDuringScan(error: unknown, schema: string | undefined): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  if (code === undefined || !VANISHED.has(code)) return false;
   const message = (error as Error).message;
   return schema === undefined || !message.includes(`"${schema}"`);
 }
