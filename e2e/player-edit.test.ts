@@ -317,4 +317,32 @@ describe('tab editor in Chromium', () => {
     expect((await edited()).length).toBe(8);
     await other.close();
   });
+
+  it('counts an edit made after a save and an undo as unsaved, and saves it (issue 37)', async () => {
+    await page.locator('.lp[data-mode="edit"]').waitFor();
+    await seekTo(page, 0);
+    const save = page.getByRole('button', { name: 'Save' });
+    const at = (await edited()).find((n) => n.fret === 21)!.time;
+    const fretOfAdded = async () =>
+      (await edited()).find((n) => n.string === 2 && n.time === at)!.fret;
+    // Type 5 over the 21, Save.
+    await clickText(page, '21');
+    await page.keyboard.press('5');
+    await waitForFrets(page, ['5'], ['21']);
+    await save.click();
+    await page.locator('.lp[data-dirty="false"]').waitFor();
+    expect(await fretOfAdded()).toBe(5);
+    // Undo (back to 21, which the server no longer holds), then type 8 over it.
+    await page.keyboard.press('Control+z');
+    await waitForFrets(page, ['21'], ['5']);
+    expect(await page.locator('.lp').getAttribute('data-dirty')).toBe('true');
+    await clickText(page, '21');
+    await page.keyboard.press('8');
+    await waitForFrets(page, ['8'], ['21']);
+    expect(await page.locator('.lp').getAttribute('data-dirty')).toBe('true');
+    expect(await save.isEnabled()).toBe(true);
+    await save.click();
+    await page.locator('.lp[data-dirty="false"]').waitFor();
+    expect(await fretOfAdded()).toBe(8);
+  });
 });

@@ -50,6 +50,26 @@ describe('undo history', () => {
     expect(isDirty(h)).toBe(false);
   });
 
+  it('stays dirty after a save, an undo past it and a new edit (issue 37: the 7 was lost)', () => {
+    let h = record(createHistory(0), 'fret 5', 5);
+    h = markSaved(h);
+    h = undo(h);
+    h = record(h, 'fret 7', 7);
+    expect(h.doc).toBe(7);
+    expect(isDirty(h)).toBe(true);
+    // Undoing the 7 leaves the original on screen while the server holds 5: still dirty.
+    expect(isDirty(undo(h))).toBe(true);
+  });
+
+  it('counts as saved what was saved, even when edits came in during the save', () => {
+    let h = record(createHistory(0), 'one', 1);
+    const sent = h.doc;
+    h = record(h, 'two', 2);
+    h = markSaved(h, sent);
+    expect(isDirty(h)).toBe(true);
+    expect(isDirty(undo(h))).toBe(false);
+  });
+
   it('records nothing for an edit that changes nothing', () => {
     const h = createHistory({ a: 1 });
     expect(record(h, 'none', h.doc)).toBe(h);

@@ -15,12 +15,16 @@ export interface History<D> {
   readonly doc: D;
   readonly past: readonly HistoryStep<D>[];
   readonly future: readonly HistoryStep<D>[];
-  /** Steps applied since the last save (negative after undoing past it). */
-  readonly unsaved: number;
+  /**
+   * The document as last saved (at first: as loaded). The history is dirty while its document is
+   * another one, however it got there: counting steps since the save called "type 5, save, undo,
+   * type 7" clean, and the 7 was never saved.
+   */
+  readonly saved: D;
 }
 
 export function createHistory<D>(doc: D): History<D> {
-  return { doc, past: [], future: [], unsaved: 0 };
+  return { doc, past: [], future: [], saved: doc };
 }
 
 /**
@@ -39,7 +43,7 @@ export function record<D>(
     doc: after,
     past: past.length > limit ? past.slice(past.length - limit) : past,
     future: [],
-    unsaved: history.unsaved + 1,
+    saved: history.saved,
   };
 }
 
@@ -50,7 +54,7 @@ export function undo<D>(history: History<D>): History<D> {
     doc: step.before,
     past: history.past.slice(0, -1),
     future: [step, ...history.future],
-    unsaved: history.unsaved - 1,
+    saved: history.saved,
   };
 }
 
@@ -61,15 +65,18 @@ export function redo<D>(history: History<D>): History<D> {
     doc: step.after,
     past: [...history.past, step],
     future: history.future.slice(1),
-    unsaved: history.unsaved + 1,
+    saved: history.saved,
   };
 }
 
-/** The history after its document was saved: nothing unsaved, undo still available. */
-export function markSaved<D>(history: History<D>): History<D> {
-  return { ...history, unsaved: 0 };
+/**
+ * The history once `saved` (by default its document) is what the server holds: clean while the
+ * document is that one, undo still available.
+ */
+export function markSaved<D>(history: History<D>, saved: D = history.doc): History<D> {
+  return { ...history, saved };
 }
 
 export const canUndo = <D>(h: History<D>) => h.past.length > 0;
 export const canRedo = <D>(h: History<D>) => h.future.length > 0;
-export const isDirty = <D>(h: History<D>) => h.unsaved !== 0;
+export const isDirty = <D>(h: History<D>) => h.doc !== h.saved;

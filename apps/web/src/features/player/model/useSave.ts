@@ -41,11 +41,10 @@ export function useSave(input: {
         await playerApi.saveBeats(jobId, beats);
         savedBeats.current = beats;
       }
-      // The copy in local storage (useDraft) is no longer needed unless edits came in meanwhile.
-      if (latest.current.history.doc === h.doc) {
-        latest.current.setHistory(markSaved(latest.current.history));
-        clearDraft(jobId);
-      }
+      // What was sent is what the server holds now (edits made meanwhile stay unsaved); the copy
+      // in local storage (useDraft) is no longer needed unless edits came in meanwhile.
+      latest.current.setHistory(markSaved(latest.current.history, h.doc));
+      if (latest.current.history.doc === h.doc) clearDraft(jobId);
       setNotice(MESSAGES.changesSaved);
       window.setTimeout(() => {
         setNotice(null);
