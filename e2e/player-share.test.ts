@@ -66,15 +66,26 @@ describe('the share menu in the player', () => {
       const menu = await openMenu(page);
       await shootBoth(page, 'player-share-menu-free');
 
-      // Share to Explore flips the lesson's flag on the server.
-      await menu.getByRole('switch', { name: 'Share to Explore' }).check();
-      await expect.poll(async () => (await meta(jobId, owner.token)).sharedToExplore).toBe(true);
-
-      // Copy share link: the lesson's address in the clipboard, a confirmation for 2 s.
+      // Issue 37: the link of a private lesson would open for nobody else. Copying it says so
+      // and copies nothing; the notice offers to share it to Explore first.
+      await page.evaluate(() => navigator.clipboard.writeText('(nothing)'));
       await menu.getByRole('button', { name: 'Copy share link' }).click();
+      await menu.getByText('This lesson is private: the link opens only for you.').waitFor();
+      expect(await menu.getByText('Link copied').count()).toBe(0);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('(nothing)');
+      expect(
+        await menu.getByRole('button', { name: 'Share to Personal and copy link' }).count(),
+      ).toBe(0);
+      await shootBoth(page, 'player-share-private');
+      await menu.getByRole('button', { name: 'Share to Explore and copy link' }).click();
+
+      // Shared to Explore on the server; the link, with the spec's jobId and version, copied with
+      // a confirmation for 2 s.
+      await expect.poll(async () => (await meta(jobId, owner.token)).sharedToExplore).toBe(true);
+      expect(await menu.getByRole('switch', { name: 'Share to Explore' }).isChecked()).toBe(true);
       await menu.getByRole('status').filter({ hasText: 'Link copied' }).waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-        `${server.url}/lesson/${jobId}`,
+        `${server.url}/lesson/${jobId}?jobId=${jobId}&version=edited`,
       );
       await menu.getByText('Link copied').waitFor({ state: 'detached', timeout: 4000 });
 
@@ -107,6 +118,64 @@ describe('the share menu in the player', () => {
       await menu.getByRole('switch', { name: 'Share to Personal' }).check();
       await expect.poll(async () => (await meta(jobId, owner.token)).sharedToPersonal).toBe(true);
       await shootBoth(page, 'player-share-menu-pilot');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the copied link opens the lesson for another user, on the version it names (issue 37)', async () => {
+    const owner = await server.createUser({ email: 'sam@example.test' });
+    const jobId = await seedLesson(server, owner, { ...editLesson(), video, duration: 6 });
+    await server.request('PATCH', `/api/job?id=${jobId}`, {
+      token: owner.token,
+      json: { sharedToExplore: true },
+    });
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await signIn(page, server.url, { email: 'vic@example.test', name: 'Viewer Vic' });
+      await page.goto(`${server.url}/lesson/${jobId}?jobId=${jobId}&version=original`);
+      await page
+        .getByRole('dialog', { name: 'Use 1 view credit?' })
+        .getByRole('button', { name: 'Continue' })
+        .click();
+      await page.locator('.lp[data-mode="view"]').waitFor();
+      await expect
+        .poll(() => page.getByRole('button', { name: /Tabs source/ }).textContent())
+        .toContain('Original (AI)');
+      // The job id typed into "Have a Job ID?" (or /?jobId=) opens it too: GET /api/job answers
+      // only the owner (403), and the shared lesson still opens.
+      await page.goto(`${server.url}/?jobId=${jobId}`);
+      await page.locator('.lp').waitFor();
+      expect(await page.getByText('Failed to load job status').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('with no view credit left, a shared lesson shows the no-credits state at once (issue 37)', async () => {
+    const owner = await server.createUser({ email: 'nora@example.test' });
+    const jobId = await seedLesson(server, owner, { ...editLesson(), video, duration: 6 });
+    await server.request('PATCH', `/api/job?id=${jobId}`, {
+      token: owner.token,
+      json: { sharedToExplore: true },
+    });
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await signIn(page, server.url, { email: 'zero@example.test', name: 'Zero Credits' });
+      const zero = await userByEmail(server, 'zero@example.test');
+      await server.testDb.database.db
+        .updateTable('credit_balances')
+        .set({ balance: 0 })
+        .where('user_id', '=', zero.uid)
+        .where('kind', '=', 'view')
+        .execute();
+      await page.goto(`${server.url}/lesson/${jobId}`);
+      await page.getByText('View credits required to see this content.').waitFor();
+      expect(await page.getByRole('dialog', { name: 'Use 1 view credit?' }).count()).toBe(0);
+      await page.getByRole('link', { name: 'Buy credits' }).waitFor();
+      await shootBoth(page, 'player-no-view-credits');
     } finally {
       await context.close();
     }

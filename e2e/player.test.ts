@@ -324,11 +324,21 @@ describe('tab player in Chromium', () => {
     const box = (await page.getByTestId('timeline').boundingBox())!;
     await page.mouse.move(box.x + 200, box.y + 100);
     for (let k = 0; k < 6; k += 1) await page.mouse.wheel(0, -100);
+    // Issue 37: past the slider's 200, the zoom still says where it is.
+    await expect
+      .poll(async () => Number(await page.getByTestId('zoom-value').textContent()))
+      .toBeGreaterThan(200);
+    expect(
+      await page.getByRole('slider', { name: 'Zoom', exact: true }).getAttribute('aria-valuetext'),
+    ).toBe(`${String(await page.getByTestId('zoom-value').textContent())} pixels per second`);
     await seekTo(page, 3.3);
     await screenshot(page, 'player-techniques-zoomed-1440');
     const wide = await context.newPage();
     await wide.setViewportSize({ width: 1920, height: 1080 });
     await openLesson(wide, server.url, jobId);
+    // Issue 37: the browser tab names the lesson.
+    await expect.poll(() => wide.title()).toMatch(/^.+ · Riffscribe$/);
+    expect(await wide.title()).not.toContain('You just play');
     await seekTo(wide, 5.2);
     await screenshot(wide, 'player-techniques-1920');
     await wide.close();

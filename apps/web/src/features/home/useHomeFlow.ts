@@ -30,8 +30,9 @@ async function loadJob(jobId: string): Promise<HomeAction> {
       },
     };
   } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 404) {
-      // Not ours: a lesson someone shared still opens (only finished lessons can be shared).
+    if (error instanceof ApiRequestError && (error.status === 403 || error.status === 404)) {
+      // Not ours (GET /api/job answers only the owner): a lesson someone shared still opens, as
+      // the player does (only finished lessons can be shared).
       const meta = await api.jobMeta(jobId).catch(() => null);
       if (meta) {
         return {
@@ -189,8 +190,8 @@ export function useHomeFlow(options: { signedIn: boolean; isMobile: boolean }) {
       [setJobParam, queryClient],
     ),
     /** The upload went through but the start call failed: the error state, with its message. */
-    startFailed: useCallback((error: string, fileName: string) => {
-      dispatch({ type: 'startFailed', error, fileName });
+    startFailed: useCallback((error: string, fileName: string, requestId: string | null) => {
+      dispatch({ type: 'startFailed', error, fileName, requestId });
     }, []),
     /** Opens a job typed into the job id entry. */
     open: useCallback(

@@ -6,9 +6,11 @@ import { LoadingOverlay } from '../../ui/LoadingOverlay';
 import { useSession } from '../auth/useSession';
 import { useIsMobile } from '../device/useIsMobile';
 import { playerApi } from './api/playerApi';
+import type { TabSource } from './model/playerState';
 import { PlayerScreen } from './PlayerScreen';
 import { ConfirmViewCredit } from './ui/ConfirmViewCredit';
 import { LoadFailed } from './ui/LoadFailed';
+import { NoCredits } from './ui/NoCredits';
 import './player.css';
 
 /**
@@ -17,7 +19,13 @@ import './player.css';
  * Signed-out visitors get the view-only player of a shared lesson (free, with an invitation to
  * sign in); a private lesson, or one that does not exist, shows the spec's not-found text.
  */
-export function LessonPlayer({ jobId }: { jobId: string }) {
+export function LessonPlayer({
+  jobId,
+  initialTabSource,
+}: {
+  jobId: string;
+  initialTabSource?: TabSource;
+}) {
   const mobile = useIsMobile();
   const { user, loading } = useSession();
   const navigate = useNavigate();
@@ -56,6 +64,9 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
   }
   if (!access.data) return <LoadingOverlay />;
   const fallbackName = access.data.projectName ?? '';
+  // No view credit left: the no-credits state at once, not a confirmation whose Continue could
+  // only lead there.
+  if (access.data.status === 'needs_credit' && access.data.remaining <= 0) return <NoCredits />;
   if (access.data.status === 'needs_credit' && !confirmed) {
     return (
       <div className="lp-modals">
@@ -83,6 +94,7 @@ export function LessonPlayer({ jobId }: { jobId: string }) {
           fallbackName={fallbackName}
           suspended={mobile}
           signedOut={access.data.status === 'signed_out'}
+          {...(initialTabSource ? { initialTabSource } : {})}
         />
       </div>
       {mobile && (

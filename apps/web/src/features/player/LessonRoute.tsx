@@ -1,8 +1,13 @@
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { LessonPlayer } from './LessonPlayer';
 
-/** The lesson page at /lesson/:jobId. */
+/**
+ * The lesson page at /lesson/:jobId. A share link adds `jobId` and `version` (spec: Copy share
+ * link); `version=original` opens on the AI's tab instead of the edited one.
+ */
 export function LessonRoute() {
   const { jobId = '' } = useParams();
-  return <LessonPlayer key={jobId} jobId={jobId} />;
+  const [params] = useSearchParams();
+  const version = params.get('version') === 'original' ? 'original' : 'edited';
+  return <LessonPlayer key={jobId} jobId={jobId} initialTabSource={version} />;
 }

@@ -13,7 +13,13 @@ import { useDraft } from './editor/useDraft';
 import { useEditor } from './editor/useEditor';
 import { PlayerHeader } from './header/PlayerHeader';
 import type { LessonSettings } from './model/lesson';
-import { DEFAULT_SETTINGS, settingsReducer, type AudioSource } from './model/playerState';
+import {
+  DEFAULT_SETTINGS,
+  settingsReducer,
+  type AudioSource,
+  type PlayerSettings,
+  type TabSource,
+} from './model/playerState';
 import { useLessonDoc } from './model/useLessonDoc';
 import { useSave } from './model/useSave';
 import type { KeyCommand } from './playback/keyboard';
@@ -68,9 +74,15 @@ export function PlayerScreen(props: {
   suspended?: boolean;
   /** A signed-out visitor's view-only look at a shared lesson: no rating, edits or counts. */
   signedOut?: boolean;
+  /** The version of the tab to open on (a share link's `version`); the edited one by default. */
+  initialTabSource?: TabSource;
 }) {
   const { jobId, isOwner, suspended = false, signedOut = false } = props;
-  const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
+  const [settings, dispatch] = useReducer(
+    settingsReducer,
+    props.initialTabSource,
+    (tabSource = 'edited'): PlayerSettings => ({ ...DEFAULT_SETTINGS, tabSource }),
+  );
   const queryClient = useQueryClient();
   const content = useLessonContent(jobId, settings.tabSource);
   const meta = useLessonMeta(jobId, !signedOut);
@@ -92,6 +104,21 @@ export function PlayerScreen(props: {
   // The video's own duration once known (0 before its metadata loads), else the results file's.
   const duration = videoState.duration > 0 ? videoState.duration : (lesson.duration ?? 0);
   const stemUrl = content.stemUrl ?? null;
+
+  // The browser tab names the lesson (history, bookmarks, screen readers; issue 37).
+  const titleName = lessonDisplayName(
+    meta.meta?.projectName,
+    props.fallbackName,
+    meta.meta?.fileName ?? '',
+  );
+  useEffect(() => {
+    if (!titleName) return;
+    const before = document.title;
+    document.title = `${titleName} · Riffscribe`;
+    return () => {
+      document.title = before;
+    };
+  }, [titleName]);
 
   // The edited version read at load time may be older than what was saved since: forget it when
   // the player turns to the original, so that turning back reads what the server has.
@@ -239,6 +266,7 @@ export function PlayerScreen(props: {
                 isOwner={isOwner}
                 sharedToExplore={meta.meta.sharedToExplore}
                 sharedToPersonal={meta.meta.sharedToPersonal}
+                version={settings.tabSource}
                 onShare={async (flag, on) => {
                   await api.patchJob(
                     jobId,
@@ -349,6 +377,7 @@ export function PlayerScreen(props: {
                 title={name}
                 tuning={tuning}
                 capo={capo}
+                musicalKey={lesson.musicalKey}
                 onSeek={controls.seek}
               />
             </Suspense>

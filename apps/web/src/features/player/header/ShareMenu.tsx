@@ -27,9 +27,20 @@ export function tabExportLink(jobId: string, format: TabExportFormat) {
   return `/api/export?jobId=${encodeURIComponent(jobId)}&format=${format}`;
 }
 
-/** The address a lesson is shared at. */
-export function shareLink(jobId: string, origin = window.location.origin): string {
-  return `${origin}/lesson/${encodeURIComponent(jobId)}`;
+/** Which tab a share link opens on: the saved edits, or the AI's original. */
+export type ShareVersion = 'edited' | 'original';
+
+/**
+ * The address a lesson is shared at: its page, with the spec's `jobId` and `version` query
+ * parameters (the player opens on that version of the tab).
+ */
+export function shareLink(
+  jobId: string,
+  version: ShareVersion = 'edited',
+  origin = window.location.origin,
+): string {
+  const id = encodeURIComponent(jobId);
+  return `${origin}/lesson/${id}?jobId=${id}&version=${version}`;
 }
 
 /**
@@ -45,6 +56,8 @@ export function ShareMenu(props: {
   isOwner: boolean;
   sharedToExplore: boolean;
   sharedToPersonal: boolean;
+  /** The version of the tab on screen, which the copied link opens. */
+  version?: ShareVersion;
   /** Flips one of the owner's flags; rejects with a message the menu shows. */
   onShare: (flag: ShareFlag, on: boolean) => Promise<void>;
   /** Opens the export dialog (a pilot or admin owner with edit access, the lesson loaded). */
@@ -71,26 +84,48 @@ export function ShareMenu(props: {
   // refused change drops the override, so they show the stored value, with the reason.
   const [override, setOverride] = useState<Partial<Record<ShareFlag, boolean>>>({});
   const shown = (flag: ShareFlag) => override[flag] ?? props[flag];
-  const flip = async (flag: ShareFlag, on: boolean) => {
+  const flip = async (flag: ShareFlag, on: boolean): Promise<boolean> => {
     setBusy(true);
     setError(null);
     setOverride((o) => ({ ...o, [flag]: on }));
     try {
       await props.onShare(flag, on);
+      return true;
     } catch (e) {
       setError(e instanceof Error ? e.message : 'The change could not be saved. Please try again.');
+      return false;
     } finally {
       setOverride((o) => ({ ...o, [flag]: undefined }));
       setBusy(false);
     }
   };
+  // The owner of a private lesson is told that the link would open for nobody else, and offered
+  // to share it first; anyone else sees a shared lesson (or the owner's own, shared).
+  const [privateNotice, setPrivateNotice] = useState(false);
+  const isPrivate = isOwner && !shown('sharedToExplore') && !shown('sharedToPersonal');
+  const link = shareLink(jobId, props.version ?? 'edited');
   const copy = async () => {
     setError(null);
+    if (isPrivate) {
+      setPrivateNotice(true);
+      return;
+    }
+    setPrivateNotice(false);
     try {
-      await navigator.clipboard.writeText(shareLink(jobId));
+      await navigator.clipboard.writeText(link);
       setCopied(true);
     } catch {
-      setError(`Copy this link: ${shareLink(jobId)}`);
+      setError(`Copy this link: ${link}`);
+    }
+  };
+  const shareAndCopy = async (flag: ShareFlag) => {
+    if (!(await flip(flag, true))) return;
+    setPrivateNotice(false);
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+    } catch {
+      setError(`Copy this link: ${link}`);
     }
   };
   // A tab file: fetched with the session's token (a private lesson is not a public link), then
@@ -160,6 +195,34 @@ export function ShareMenu(props: {
                 </span>
               )}
             </button>
+            {privateNotice && isPrivate && (
+              <div className="lp-share-private" role="alert">
+                <p>
+                  This lesson is private: the link opens only for you. Share it first so others can
+                  open it.
+                </p>
+                <div className="lp-share-private-actions">
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={busy}
+                    onClick={() => void shareAndCopy('sharedToExplore')}
+                  >
+                    Share to Explore and copy link
+                  </button>
+                  {pro && (
+                    <button
+                      type="button"
+                      className="button small secondary"
+                      disabled={busy}
+                      onClick={() => void shareAndCopy('sharedToPersonal')}
+                    >
+                      Share to Personal and copy link
+                    </button>
+                  )}
+                </div>
+              </div>
+            )}
             {isOwner &&
               (pro ? toggle('sharedToPersonal', 'Share to Personal') : locked('Share to Personal'))}
             {isOwner &&

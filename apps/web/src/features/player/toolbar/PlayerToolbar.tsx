@@ -107,10 +107,16 @@ export function PlayerToolbar(props: {
           max={TIMELINE_ZOOM_SLIDER.max}
           step={1}
           value={clamp(Math.round(s.zoom), TIMELINE_ZOOM_SLIDER.min, TIMELINE_ZOOM_SLIDER.max)}
+          aria-valuetext={`${String(Math.round(s.zoom))} pixels per second`}
           onChange={(e) => {
             dispatch({ type: 'zoomSlider', zoom: Number(e.target.value) });
           }}
         />
+        {/* The wheel zooms from 10 to 600, the slider's range is 50 to 200 (spec): the figure
+            says where the zoom is when the slider sits at an end. */}
+        <output className="lp-zoom-value" data-testid="zoom-value">
+          {Math.round(s.zoom)}
+        </output>
       </label>
       <span className="lp-sep" aria-hidden="true" />
       <ChoiceMenu

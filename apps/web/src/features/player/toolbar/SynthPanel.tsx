@@ -76,6 +76,8 @@ export function SynthPanel(props: {
               <span>{s.label}</span>
               <input
                 type="range"
+                aria-label={s.label}
+                aria-valuetext={show(settings[s.key], s.unit)}
                 min={s.min}
                 max={s.max}
                 step={s.step}
