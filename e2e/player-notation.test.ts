@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { plainNote } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
 import { downloadBytes, screenshot, SCREENSHOT_DIR, sharedChromium } from './support/browser.js';
@@ -130,6 +131,47 @@ describe('the notation view', () => {
         expect(download.suggestedFilename()).toBe(name);
         expect(looksRight(await downloadBytes(download)), label).toBe(true);
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('scrolls to the bar being played, however far down the lesson it is (issue 37)', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await signIn(page, server.url, { email: 'long@example.test', name: 'Long Lesson' });
+      const owner = await userByEmail(server, 'long@example.test');
+      // 28 s of eighth notes at 120 bpm: 14 bars, more lines of notation than the view shows.
+      const notes = Array.from({ length: 56 }, (_, i) =>
+        plainNote({ time: i * 0.5, end_time: i * 0.5 + 0.4, string: 1 + (i % 6), fret: i % 12 }),
+      );
+      const longVideo = makeVideo(work, 'long.mp4', 28, { sound: 'tone' });
+      const jobId = await seedLesson(server, owner, {
+        notes,
+        chords: [],
+        results: { ...techniqueLesson().results, duration: 28 },
+        video: longVideo,
+        duration: 28,
+      });
+      await openLesson(page, server.url, jobId);
+      await openNotation(page);
+      // The cursor's bar lies inside the scrolled view, at the start and far into the lesson.
+      const cursorInView = () =>
+        page.evaluate(() => {
+          const view = document.querySelector('.lp-notation')!.getBoundingClientRect();
+          const bar = document
+            .querySelector('.lp-notation .at-cursor-bar')!
+            .getBoundingClientRect();
+          return bar.height > 0 && bar.top >= view.top - 1 && bar.bottom <= view.bottom + 1;
+        });
+      await seekTo(page, 1);
+      await expect.poll(cursorInView).toBe(true);
+      for (const t of [14, 26]) {
+        await seekTo(page, t);
+        await expect.poll(cursorInView).toBe(true);
+      }
+      await screenshot(page, 'player-notation-followed-1440');
     } finally {
       await context.close();
     }

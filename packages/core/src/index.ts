@@ -280,7 +280,14 @@ export type { BeatGrid } from './music/beats.js';
 export { scoreOf, TICKS_PER_QUARTER } from './music/score.js';
 export type { NoteValue, Score, ScoreBar, ScoreSlot } from './music/score.js';
 export { escapeXml, spellPitch, toMusicXml } from './music/musicxml.js';
-export { chordNamesBySlot, soundingPitch, writtenNotes, writtenTempo } from './music/written.js';
+export { keySignatureOf, type KeySignature } from './music/key-signature.js';
+export {
+  chordNamesBySlot,
+  soundingPitch,
+  writtenNotes,
+  writtenTempi,
+  writtenTempo,
+} from './music/written.js';
 export type {
   Legato,
   NotationMeta,

@@ -136,13 +136,14 @@ export class ExportService {
 
 /**
  * The fields of the results file an export uses, each dropped when it is missing or malformed:
- * the capo and tuning the engine wrote the frets against, and the length of the audio.
+ * the capo and tuning the engine wrote the frets against, the length of the audio and the key.
  */
 const resultsSchema = z
   .object({
     capo: z.number().int().min(CAPO_MIN).max(CAPO_MAX).optional().catch(undefined),
     tuning: z.array(z.number().int().min(0).max(127)).length(6).optional().catch(undefined),
     duration: z.number().positive().optional().catch(undefined),
+    musical_key: z.string().max(40).optional().catch(undefined),
   })
   .catch({});
 type ResultsFields = z.infer<typeof resultsSchema>;
@@ -161,6 +162,7 @@ function exportMeta(
     capo: results.capo ?? config.capo,
     guitar: config.guitar_type,
     chords,
+    ...(results.musical_key ? { key: results.musical_key } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   beatGridSchema,
   JOB_STAGES,
+  keySignatureOf,
   MESSAGES,
   type BeatsResponse,
   type ChordEvent,
@@ -127,6 +128,21 @@ describe('pipeline, embedded mode', () => {
     expect(typeof results.musical_key).toBe('string');
     expect(results.config).toMatchObject({ capo: 0, guitar_type: 'acoustic' });
     expect(Number(results.duration)).toBeCloseTo(8, 0);
+
+    // Issue 37: the notation of this steady take (GuitarSet, recorded at 129 bpm) has one tempo
+    // mark, and the key signature of the lesson's key badge.
+    const xml = await (
+      await server.request('GET', `/api/export?jobId=${jobId}&format=musicxml`, {
+        token: user.token,
+      })
+    ).text();
+    const marks = [...xml.matchAll(/<per-minute>(\d+)<\/per-minute>/g)].map((m) => Number(m[1]));
+    // One mark: how near it is to 129 is the beat tracker's accuracy (the lab's rhythm figures).
+    expect(marks).toHaveLength(1);
+    console.info(`comp clip: tempo mark ${String(marks[0])} (recorded at 129 bpm)`);
+    const key = keySignatureOf(String(results.musical_key));
+    expect(key).not.toBeNull();
+    expect(xml).toContain(`<key><fifths>${String(key!.fifths)}</fifths><mode>${key!.mode}</mode>`);
 
     const video = await download(jobId, 'video.mp4');
     const boxes = topLevelBoxes(video);

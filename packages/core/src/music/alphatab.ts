@@ -4,10 +4,12 @@ import type { NoteValue, Score } from './score.js';
 import {
   chordNamesBySlot,
   writtenNotes,
+  writtenTempi,
   writtenTempo,
   type NotationMeta,
   type WrittenNote,
 } from './written.js';
+import { keySignatureOf } from './key-signature.js';
 
 /**
  * A lesson as an alphaTab score model (one track, one staff showing standard notation and tab):
@@ -75,11 +77,13 @@ export function toAlphaTab(
   let chordCount = 0;
   const chordAt = chordNamesBySlot(score, meta.chords ?? []);
   let lastTempo = -1;
+  const key = keySignatureOf(meta.key);
+  const tempi = writtenTempi(score);
   score.bars.forEach((bar, b) => {
     const master = new model.MasterBar();
     master.timeSignatureNumerator = bar.numerator;
     master.timeSignatureDenominator = bar.denominator;
-    const tempo = writtenTempo(bar.tempo);
+    const tempo = tempi[b] ?? writtenTempo(bar.tempo);
     if (tempo !== lastTempo) {
       const automation = new model.Automation();
       automation.type = model.AutomationType.Tempo;
@@ -91,6 +95,12 @@ export function toAlphaTab(
     out.addMasterBar(master);
 
     const atBar = new model.Bar();
+    if (key) {
+      // alphaTab spells the notes from the key signature too (flats in a flat key).
+      atBar.keySignature = keySignatureMember(key.fifths);
+      atBar.keySignatureType =
+        key.mode === 'minor' ? model.KeySignatureType.Minor : model.KeySignatureType.Major;
+    }
     staff.addBar(atBar);
     const voice = new model.Voice();
     atBar.addVoice(voice);
@@ -120,6 +130,12 @@ export function toAlphaTab(
 
   out.finish(settings);
   return out;
+}
+
+/** alphaTab's KeySignature member for `fifths` (-7..7). */
+function keySignatureMember(fifths: number): model.KeySignature {
+  const members = Object.values(model.KeySignature) as unknown[];
+  return members.find((m): m is model.KeySignature => m === fifths) ?? model.KeySignature.C;
 }
 
 function noteOf(n: WrittenNote): model.Note {

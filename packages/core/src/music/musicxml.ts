@@ -4,11 +4,13 @@ import {
   chordNamesBySlot,
   soundingPitch,
   writtenNotes,
+  writtenTempi,
   writtenTempo,
   type NotationMeta,
   type WrittenNote,
   type WrittenSlot,
 } from './written.js';
+import { keySignatureOf } from './key-signature.js';
 
 /**
  * A lesson as MusicXML 4.0 (score-partwise, pure): one guitar part on two staves, standard
@@ -52,9 +54,31 @@ export function escapeXml(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** Step, alter and octave of a MIDI pitch, spelled with sharps (60 = C4). */
-export function spellPitch(midi: number): { step: string; alter: number; octave: number } {
-  const [step, alter] = STEPS[((midi % 12) + 12) % 12] ?? ['C', 0];
+const FLAT_STEPS: readonly (readonly [string, number])[] = [
+  ['C', 0],
+  ['D', -1],
+  ['D', 0],
+  ['E', -1],
+  ['E', 0],
+  ['F', 0],
+  ['G', -1],
+  ['G', 0],
+  ['A', -1],
+  ['A', 0],
+  ['B', -1],
+  ['B', 0],
+];
+
+/**
+ * Step, alter and octave of a MIDI pitch (60 = C4): spelled with flats in a flat key (`fifths`
+ * below 0), with sharps otherwise.
+ */
+export function spellPitch(
+  midi: number,
+  fifths = 0,
+): { step: string; alter: number; octave: number } {
+  const table = fifths < 0 ? FLAT_STEPS : STEPS;
+  const [step, alter] = table[((midi % 12) + 12) % 12] ?? ['C', 0];
   return { step, alter, octave: Math.floor(midi / 12) - 1 };
 }
 
@@ -72,6 +96,7 @@ export function toMusicXml(score: Score, notes: readonly NoteEvent[], meta: Nota
   const divisions = tpq / unit;
   const dur = (ticks: number) => ticks / unit;
   const chordAt = chordNamesBySlot(score, meta.chords ?? []);
+  const key = keySignatureOf(meta.key) ?? { fifths: 0, mode: 'major' };
 
   const out: string[] = [];
   out.push('<?xml version="1.0" encoding="UTF-8" standalone="no"?>');
@@ -97,6 +122,7 @@ export function toMusicXml(score: Score, notes: readonly NoteEvent[], meta: Nota
   out.push('  <part id="P1">');
 
   let lastTempo = -1;
+  const tempi = writtenTempi(score);
   score.bars.forEach((bar, b) => {
     const previous = score.bars[b - 1];
     out.push(`    <measure number="${b + 1}">`);
@@ -105,7 +131,7 @@ export function toMusicXml(score: Score, notes: readonly NoteEvent[], meta: Nota
     if (b === 0) {
       out.push('      <attributes>');
       out.push(`        <divisions>${divisions}</divisions>`);
-      out.push('        <key><fifths>0</fifths></key>');
+      out.push(`        <key><fifths>${key.fifths}</fifths><mode>${key.mode}</mode></key>`);
       out.push(time(bar));
       out.push('        <staves>2</staves>');
       out.push(
@@ -117,7 +143,7 @@ export function toMusicXml(score: Score, notes: readonly NoteEvent[], meta: Nota
     } else if (timeChanged) {
       out.push(`      <attributes>${time(bar).trim()}</attributes>`);
     }
-    const tempo = writtenTempo(bar.tempo);
+    const tempo = tempi[b] ?? writtenTempo(bar.tempo);
     if (tempo !== lastTempo) {
       out.push(
         `      <direction placement="above"><direction-type><metronome><beat-unit>quarter</beat-unit><per-minute>${tempo}</per-minute></metronome></direction-type><staff>1</staff><sound tempo="${tempo}"/></direction>`,
@@ -187,6 +213,7 @@ function slotXml(
   triplet: 'start' | 'stop' | 'both' | null,
 ): string[] {
   const { slot } = ws;
+  const fifths = keySignatureOf(meta.key)?.fifths ?? 0;
   const common = (n: WrittenNote | null, first: boolean) => {
     const parts: string[] = [];
     parts.push(`<duration>${dur(slot.ticks)}</duration>`);
@@ -213,6 +240,7 @@ function slotXml(
   return ws.notes.map((n, k) => {
     const { step, alter, octave } = spellPitch(
       soundingPitch(meta.tuning, meta.capo, n.string, n.fret),
+      fifths,
     );
     const alterXml = alter !== 0 ? `<alter>${alter}</alter>` : '';
     const chord = k > 0 ? '<chord/>' : '';

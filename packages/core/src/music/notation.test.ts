@@ -5,9 +5,10 @@ import type { BeatGrid } from './beats.js';
 import { toAlphaTab } from './alphatab.js';
 import { toGuitarPro } from './guitarpro.js';
 import { toMusicXml } from './musicxml.js';
+import { keySignatureOf } from './key-signature.js';
 import { steadyGrid } from './beats.js';
 import { scoreOf } from './score.js';
-import { soundingPitch, writtenNotes, type NotationMeta } from './written.js';
+import { soundingPitch, writtenNotes, writtenTempi, type NotationMeta } from './written.js';
 
 /**
  * A hand-built lesson for the export round-trip tests (made up here, not from any recording):
@@ -446,5 +447,77 @@ describe('random lessons (seeded)', () => {
       expect(tabBeats(gp)).toEqual(tabBeats(built));
       expect(withoutTechniques(tabBeats(fromXml))).toEqual(withoutTechniques(tabBeats(built)));
     }
+  });
+});
+
+describe('key signature and spelling (issue 37: always C, always sharps)', () => {
+  it('reads the key badge as fifths and mode', () => {
+    expect(keySignatureOf('Eb major')).toEqual({ fifths: -3, mode: 'major' });
+    expect(keySignatureOf('F# minor')).toEqual({ fifths: 3, mode: 'minor' });
+    expect(keySignatureOf('C major')).toEqual({ fifths: 0, mode: 'major' });
+    expect(keySignatureOf('Bb minor')).toEqual({ fifths: -5, mode: 'minor' });
+    expect(keySignatureOf('E♭ major')).toEqual({ fifths: -3, mode: 'major' });
+    // An unusual name: the usual key on its pitch class.
+    expect(keySignatureOf('D# major')).toEqual({ fifths: -3, mode: 'major' });
+    expect(keySignatureOf('')).toBeNull();
+    expect(keySignatureOf('Unknown')).toBeNull();
+  });
+
+  // Ab (G#) and Bb (A#) on the G string, with the lesson in Eb major.
+  const flatNotes = [
+    plainNote({ time: 0, end_time: 0.5, string: 3, fret: 1 }),
+    plainNote({ time: 0.5, end_time: 1, string: 3, fret: 3 }),
+  ];
+  const flatMeta: NotationMeta = { title: 'Eb', tuning: [40, 45, 50, 55, 59, 64], capo: 0 };
+  const flatScore = scoreOf(flatNotes, steadyGrid(120, 4, 2));
+
+  it('writes the key in MusicXML and spells with flats in a flat key', () => {
+    const xml = toMusicXml(flatScore, flatNotes, { ...flatMeta, key: 'Eb major' });
+    expect(xml).toContain('<key><fifths>-3</fifths><mode>major</mode></key>');
+    expect(xml).toContain('<step>A</step><alter>-1</alter>');
+    expect(xml).toContain('<step>B</step><alter>-1</alter>');
+    expect(xml).not.toContain('<step>G</step><alter>1</alter>');
+    // Without a key, C major and sharps as before.
+    const plain = toMusicXml(flatScore, flatNotes, flatMeta);
+    expect(plain).toContain('<key><fifths>0</fifths><mode>major</mode></key>');
+    expect(plain).toContain('<step>G</step><alter>1</alter>');
+  });
+
+  it('gives the alphaTab model and the Guitar Pro file the key signature', () => {
+    const built = toAlphaTab(flatScore, flatNotes, { ...flatMeta, key: 'C minor' });
+    const bar = built.tracks[0]!.staves[0]!.bars[0]!;
+    expect(bar.keySignature as number).toBe(-3);
+    expect(bar.keySignatureType).toBe(model.KeySignatureType.Minor);
+    const back = importer.ScoreLoader.loadScoreFromBytes(
+      toGuitarPro(flatScore, flatNotes, { ...flatMeta, key: 'C minor' }),
+      new Settings(),
+    );
+    expect(back.tracks[0]!.staves[0]!.bars[0]!.keySignature as number).toBe(-3);
+  });
+});
+
+describe('tempo marks (issue 37: a tempo on every bar)', () => {
+  const bars = (tempos: number[]) => ({ bars: tempos.map((tempo) => ({ tempo })) });
+
+  it('writes one tempo for a steady take whose bars breathe by a few percent', () => {
+    const tempi = writtenTempi(bars([140, 129, 134, 125, 131, 127, 136, 128]));
+    expect(new Set(tempi).size).toBe(1);
+    expect(tempi[0]).toBe(130);
+  });
+
+  it('keeps one bar out of line in its stretch, and marks a real change', () => {
+    expect(new Set(writtenTempi(bars([120, 121, 150, 119, 120]))).size).toBe(1);
+    const changed = writtenTempi(bars([90, 92, 89, 91, 130, 128, 131, 129]));
+    expect(changed).toEqual([91, 91, 91, 91, 130, 130, 130, 130]);
+  });
+
+  it('writes that one mark in MusicXML and in the alphaTab model', () => {
+    const breathing = scoreOf(LESSON_NOTES, LESSON_GRID);
+    const xml = toMusicXml(breathing, LESSON_NOTES, LESSON_META);
+    const marks = [...xml.matchAll(/<per-minute>/g)].length;
+    expect(marks).toBe(new Set(writtenTempi(breathing)).size);
+    const built = toAlphaTab(breathing, LESSON_NOTES, LESSON_META);
+    const automations = built.masterBars.flatMap((m) => m.tempoAutomations).length;
+    expect(automations).toBe(marks);
   });
 });

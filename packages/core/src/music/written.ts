@@ -22,11 +22,58 @@ export interface NotationMeta {
   chords?: readonly ChordEvent[];
   /** Picks the instrument sound (General MIDI program); acoustic when absent. */
   guitar?: GuitarType;
+  /** The lesson's key ("Eb major"): the key signature and the spelling; C major when absent. */
+  key?: string;
 }
 
 /** Tempo as written: whole quarter notes a minute. */
 export function writtenTempo(tempo: number): number {
   return Math.max(1, Math.round(tempo));
+}
+
+/**
+ * How far (as a share) a bar's tempo may stray from the tempo written before it and still be
+ * read as the same tempo: a player's timing breathes by several percent from bar to bar, and a
+ * beat tracker's bar lengths with it.
+ */
+export const TEMPO_MARK_TOLERANCE = 0.1;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const at = (i: number) => sorted[i] ?? 0;
+  return sorted.length % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
+}
+
+/**
+ * The tempo written over each bar of the notation (MusicXML, Guitar Pro, the notation view): one
+ * mark for a steady take, a new one only where the beat really changes. The bars fall into
+ * stretches whose tempos stay within TEMPO_MARK_TOLERANCE of the stretch's median; one bar out
+ * of line (a held chord, a tracker's slip) stays in its stretch, and a new stretch starts where
+ * two bars in a row leave it. Each stretch is written at its median. The MIDI file keeps every
+ * bar's own tempo, so that it plays in time with the video.
+ */
+export function writtenTempi(score: { bars: readonly { tempo: number }[] }): number[] {
+  const tempos = score.bars.map((b) => b.tempo);
+  const stretches: number[][] = [];
+  let current: number[] = [];
+  const off = (tempo: number, reference: number) =>
+    Math.abs(tempo - reference) > TEMPO_MARK_TOLERANCE * reference;
+  tempos.forEach((tempo, i) => {
+    if (current.length > 0) {
+      const reference = median(current);
+      const next = tempos[i + 1];
+      const changed =
+        off(tempo, reference) && next !== undefined && off(next, reference) && !off(next, tempo);
+      if (changed) {
+        stretches.push(current);
+        current = [];
+      }
+    }
+    current.push(tempo);
+  });
+  if (current.length > 0) stretches.push(current);
+  return stretches.flatMap((s) => s.map(() => writtenTempo(median(s))));
 }
 
 /** A legato link from one note to the next note on the same string. */

@@ -4,6 +4,7 @@ import {
   scoreOf,
   tickAt,
   timeAt,
+  writtenTempi,
   type BeatGrid,
   type ChordEvent,
   type NoteEvent,
@@ -34,9 +35,11 @@ export function NotationView(props: {
   title: string;
   tuning: readonly number[];
   capo: number;
+  /** The lesson's key ("Eb major"): key signature and spelling. */
+  musicalKey?: string;
   onSeek: (time: number) => void;
 }) {
-  const { bus, notes, chords, grid, title, tuning, capo, onSeek } = props;
+  const { bus, notes, chords, grid, title, tuning, capo, musicalKey, onSeek } = props;
   const host = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const [api, setApi] = useState<AlphaTabApi | null>(null);
@@ -50,11 +53,17 @@ export function NotationView(props: {
   // The alphaTab model of the lesson; null when it cannot be built (shown as a failure).
   const built = useMemo((): model.Score | null => {
     try {
-      return toAlphaTab(score, notes, { title, tuning, capo, chords });
+      return toAlphaTab(score, notes, {
+        title,
+        tuning,
+        capo,
+        chords,
+        ...(musicalKey ? { key: musicalKey } : {}),
+      });
     } catch {
       return null;
     }
-  }, [score, notes, chords, title, tuning, capo]);
+  }, [score, notes, chords, title, tuning, capo, musicalKey]);
   const state = built === null ? 'failed' : drawn;
 
   const seekToTick = useEffectEvent((tick: number) => {
@@ -107,18 +116,45 @@ export function NotationView(props: {
     if (api && built) api.renderScore(built, [0]);
   }, [api, built]);
 
-  // The cursor follows the clock (only when the tick changes: a paused video costs nothing).
+  // The cursor follows the clock (only when the tick changes: a paused video costs nothing), and
+  // the view follows the cursor: when the cursor's bar is outside the scrolled view (playing on,
+  // or a seek), the score scrolls it to a quarter of the way down. alphaTab scrolls by itself
+  // only while its own player plays, and here the video is the player. While the video stands
+  // still the reader may scroll freely.
   useEffect(() => {
     if (!api || state !== 'ready') return;
     let last = -1;
+    let frame = 0;
+    // alphaTab places its cursor for a new tick in a later frame: look for a few frames.
+    let framesLeft = 0;
+    const keepCursorInView = () => {
+      framesLeft -= 1;
+      const view = scroller.current;
+      const bar = view?.querySelector('.at-cursor-bar');
+      if (view && bar) {
+        const v = view.getBoundingClientRect();
+        const b = bar.getBoundingClientRect();
+        if (b.height > 0 && (b.top < v.top || b.bottom > v.bottom)) {
+          view.scrollTop += b.top - v.top - v.height / 4;
+        }
+      }
+      if (framesLeft > 0) frame = requestAnimationFrame(keepCursorInView);
+    };
     const follow = () => {
       const tick = tickNow();
       if (tick === last) return;
       last = tick;
       moveCursor(api, tick);
+      cancelAnimationFrame(frame);
+      framesLeft = 12;
+      frame = requestAnimationFrame(keepCursorInView);
     };
     follow();
-    return bus.onFrame(follow);
+    const stop = bus.onFrame(follow);
+    return () => {
+      cancelAnimationFrame(frame);
+      stop();
+    };
   }, [api, bus, state]);
 
   const print = () => {
@@ -166,7 +202,7 @@ export function NotationView(props: {
       {sheet !== 'off' && built && (
         <PrintSheet
           score={built}
-          tempo={score.bars[0]?.tempo ?? 120}
+          tempo={writtenTempi(score)[0] ?? 120}
           title={title}
           tuning={tuning}
           capo={capo}
