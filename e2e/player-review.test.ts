@@ -27,6 +27,19 @@ describe('review queue in Chromium', () => {
   let owner: TestUser;
 
   const counter = () => page.getByTestId('doubtful-count').textContent();
+  /** Pixels of the timeline in either scheme's doubt colour (#ff6fae dark, #c2126b light). */
+  const doubtPixels = (p: Page) =>
+    p.getByTestId('timeline').evaluate((canvas: HTMLCanvasElement) => {
+      const ctx = canvas.getContext('2d')!;
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      const near = (i: number, [r, g, b]: number[]) =>
+        Math.abs(data[i]! - r!) + Math.abs(data[i + 1]! - g!) + Math.abs(data[i + 2]! - b!) < 30;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (near(i, [0xff, 0x6f, 0xae]) || near(i, [0xc2, 0x12, 0x6b])) n += 1;
+      }
+      return n;
+    });
   const fretboard = () => page.getByTestId('fretboard');
 
   beforeAll(async () => {
@@ -66,6 +79,7 @@ describe('review queue in Chromium', () => {
 
   it('counts the doubtful notes and marks them on the tab (dark and light)', async () => {
     expect(await counter()).toBe('3 doubtful notes left');
+    await expect.poll(() => doubtPixels(page)).toBeGreaterThan(20);
     await screenshot(page, 'player-review-dark-1440');
     await page.emulateMedia({ colorScheme: 'light' });
     await waitForFrets(page, ['5', '7', '9']);
@@ -180,5 +194,33 @@ describe('review queue in Chromium', () => {
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
     await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('shows the marks to the owner only: a viewer of the shared lesson sees the plain tab (issue 37)', async () => {
+    const shared = await server.request('PATCH', `/api/job?id=${jobId}`, {
+      token: owner.token,
+      json: { sharedToExplore: true },
+    });
+    expect(shared.status).toBe(200);
+    const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const viewer = await other.newPage();
+    try {
+      await signIn(viewer, server.url, { email: 'vee@example.test', name: 'Vee Viewer' });
+      await viewer.goto(`${server.url}/lesson/${jobId}`);
+      await viewer.getByRole('button', { name: 'Continue' }).click();
+      await viewer.locator('.lp[data-mode="view"]').waitFor();
+      await seekTo(viewer, 0);
+      // The tab is drawn (fret numbers on it), without a doubt mark.
+      await viewer.waitForFunction(() => {
+        const el = document.querySelector<Element & { drawnText?: () => unknown[] }>(
+          '[data-testid="timeline"]',
+        );
+        return (el?.drawnText?.().length ?? 0) > 0;
+      });
+      expect(await doubtPixels(viewer)).toBe(0);
+      expect(await viewer.getByTestId('doubtful-count').count()).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -89,7 +89,13 @@ export function drawStaff(
   }
 }
 
-export function drawGlyphs(ctx: Ctx, g: Glyphs, layout: TimelineLayout, theme: CanvasTheme): void {
+export function drawGlyphs(
+  ctx: Ctx,
+  g: Glyphs,
+  layout: TimelineLayout,
+  theme: CanvasTheme,
+  doubt = false,
+): void {
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
   ctx.strokeStyle = theme.sustain;
@@ -140,7 +146,7 @@ export function drawGlyphs(ctx: Ctx, g: Glyphs, layout: TimelineLayout, theme: C
       arrowHead(ctx, rx1, ry1, 1);
     }
   }
-  drawFrets(ctx, g.frets, theme, false);
+  drawFrets(ctx, g.frets, theme, false, doubt);
   ctx.font = CHORD_FONT;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
@@ -174,21 +180,23 @@ function arrowHead(ctx: Ctx, x: number, y: number, dir: 1 | -1): void {
 }
 
 /**
- * Fret numbers on a knockout of the background; highlighted ones filled with the accent. A
- * doubtful note (review queue) gets a thick bar in the doubt colour just under its knockout, so
- * its digits keep their full contrast.
+ * Fret numbers on a knockout of the background; highlighted ones filled with the accent. With
+ * `doubt` (the owner's editor), a doubtful note (review queue) gets a thick bar in the doubt
+ * colour just under its knockout, so its digits keep their full contrast.
  */
 export function drawFrets(
   ctx: Ctx,
   frets: readonly FretGlyph[],
   theme: CanvasTheme,
   highlight: boolean,
+  doubt = false,
 ): void {
   ctx.font = FRET_FONT;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const h = FRET_FONT_PX + 3;
-  for (const f of frets) {
+  for (const glyph of frets) {
+    const f = doubt || !glyph.doubtful ? glyph : { ...glyph, doubtful: false };
     if (f.compact && !highlight) {
       ctx.fillStyle = f.doubtful ? theme.doubt : theme.text;
       ctx.fillRect(f.x - 1, f.y - 3, 2.5, 6);

@@ -29,6 +29,11 @@ export interface TimelineContent {
   theme: CanvasTheme;
   /** The lesson's beats and bars: bar lines across the staff. */
   grid?: BeatGrid | undefined;
+  /**
+   * Marks the doubtful notes (the review queue's): only in the owner's editor, where they can be
+   * fixed; viewers and exported videos get the plain tab.
+   */
+  doubt?: boolean;
 }
 
 /** Bar lines of `grid` between t0 and t1 seconds. */
@@ -105,7 +110,8 @@ export class TimelineRenderer {
       c.chordText === content.chordText &&
       c.zoom === content.zoom &&
       c.theme === content.theme &&
-      c.grid === content.grid
+      c.grid === content.grid &&
+      c.doubt === content.doubt
     ) {
       return;
     }
@@ -287,7 +293,7 @@ export class TimelineRenderer {
         zoom,
         layout,
       });
-      drawGlyphs(ctx, glyphs, layout, content.theme);
+      drawGlyphs(ctx, glyphs, layout, content.theme, content.doubt ?? false);
     }
     this.tiles.set(k, tile);
     return tile;

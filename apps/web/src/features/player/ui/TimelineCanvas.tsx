@@ -73,6 +73,8 @@ export function TimelineCanvas(props: {
   const firstClickScroll = useRef<number | null>(null);
   const editDrag = useRef(false);
   const overlay = editing?.overlay ?? null;
+  // The doubtful-note marks belong to the owner's editor (issue 37), not to a viewer's tab.
+  const doubt = editing !== undefined;
   const live = useRef({ zoom, loop, onSeek, onZoom, overlay });
   useEffect(() => {
     live.current = { zoom, loop, onSeek, onZoom, overlay };
@@ -91,7 +93,7 @@ export function TimelineCanvas(props: {
   useEffect(() => {
     if (!renderer || !size || !theme) return;
     renderer.resize(size.width, size.height, size.dpr);
-    renderer.setContent({ index, chords, chordText, zoom, theme, grid });
+    renderer.setContent({ index, chords, chordText, zoom, theme, grid, doubt });
     let last = '';
     let lastOverlay: TimelineOverlay | null = null;
     const draw = () => {
@@ -114,7 +116,7 @@ export function TimelineCanvas(props: {
     return () => {
       off();
     };
-  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop, overlay, grid]);
+  }, [renderer, size, theme, index, chords, chordText, zoom, bus, loop, overlay, grid, doubt]);
 
   useEffect(() => {
     const el = canvas.current;
