@@ -66,8 +66,13 @@ describe('spec section 5: frets and strings', () => {
     // Too slow: the second digit starts again.
     r = typeFretDigit(typeFretDigit(null, 1, 0).pending, 2, FRET_DIGIT_WINDOW_MS + 1);
     expect(r.fret).toBe(2);
-    // 2 then 5 would be 25: over 24, so 5 alone.
-    expect(typeFretDigit(typeFretDigit(null, 2, 0).pending, 5, 100).fret).toBe(5);
+    // 2 then 5 or 9 would be 25 or 29: clamped to 24, as every fret entry is (issue 37: it gave
+    // the second digit alone).
+    expect(typeFretDigit(typeFretDigit(null, 2, 0).pending, 5, 100).fret).toBe(24);
+    expect(typeFretDigit(typeFretDigit(null, 2, 0).pending, 9, 100)).toEqual({
+      fret: 24,
+      pending: null,
+    });
     expect(typeFretDigit(typeFretDigit(null, 2, 0).pending, 4, 100).fret).toBe(24);
     // 3..9 cannot start a two-digit fret: nothing waits.
     expect(typeFretDigit(null, 7, 0)).toEqual({ fret: 7, pending: null });
@@ -172,6 +177,32 @@ describe('techniques', () => {
     expect(toggleMute(note()).mute).toBe(true);
     expect(setVibrato(note(), 'big').vibrato).toBe('big');
     expect(setVibrato(note({ vibrato: 'big' }), 'big').vibrato).toBe('');
+  });
+
+  it('gives a muted note no bend and no vibrato (issue 37)', () => {
+    const bent = applyBend(setVibrato(note(), 'small'), BEND_PRESETS[2]!);
+    const muted = toggleMute(bent);
+    expect(muted).toMatchObject({
+      mute: true,
+      vibrato: '',
+      bend_to_fret: null,
+      release_to_fret: null,
+      pitch_arr: [1, 1],
+    });
+    expect(applyBend(muted, BEND_PRESETS[2]!)).toBe(muted);
+    expect(setVibrato(muted, 'big')).toBe(muted);
+    expect(dragPitchPoint(muted, 4, 2)).toBe(muted);
+    expect(toggleMute(muted).mute).toBe(false);
+  });
+
+  it('keeps a bend its size when the fret is retyped (issue 37)', () => {
+    const bent = applyBend(note({ fret: 7 }), BEND_PRESETS[3]!); // Bend 2 + release
+    expect(bent).toMatchObject({ bend_to_fret: 9, release_to_fret: 7 });
+    const retyped = setFret(bent, 5);
+    expect(retyped).toMatchObject({ fret: 5, bend_to_fret: 7, release_to_fret: 5 });
+    expect(retyped.pitch_arr).toEqual(bent.pitch_arr);
+    // At the top of the neck the target stops at 24.
+    expect(setFret(bent, 24)).toMatchObject({ fret: 24, bend_to_fret: 24, release_to_fret: 24 });
   });
 
   it('has bend presets +1, +2, +3 and bend+release 1..3', () => {

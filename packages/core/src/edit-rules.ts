@@ -66,9 +66,9 @@ export interface PendingFret {
 }
 
 /**
- * Fret entry by digits: a digit typed within FRET_DIGIT_WINDOW_MS of a first one joins it when
- * the two make a fret up to 24 (1, 2 -> 12); otherwise it starts again. `fret` is what to set
- * now; `pending` what the next digit may join.
+ * Fret entry by digits: a digit typed within FRET_DIGIT_WINDOW_MS of a first one (1 or 2) joins
+ * it (1, 2 -> 12), clamped to 24 as the spec clamps every fret entry (2, 9 -> 24); otherwise it
+ * starts again. `fret` is what to set now; `pending` what the next digit may join.
  */
 export function typeFretDigit(
   pending: PendingFret | null,
@@ -77,18 +77,28 @@ export function typeFretDigit(
 ): { fret: number; pending: PendingFret | null } {
   const d = clamp(Math.round(digit), 0, 9);
   if (pending && now - pending.at <= FRET_DIGIT_WINDOW_MS) {
-    const joined = pending.digit * 10 + d;
-    if (pending.digit > 0 && joined <= FRET_MAX) return { fret: joined, pending: null };
+    if (pending.digit > 0) return { fret: clampFret(pending.digit * 10 + d), pending: null };
   }
   // A digit that can start a two-digit fret (1 or 2) waits for a second one.
   return { fret: d, pending: d >= 1 && d <= 2 ? { digit: d, at: now } : null };
 }
 
-/** The note with another fret (clamped 0..24); null frets (a blank entry) change nothing. */
+/**
+ * The note with another fret (clamped 0..24); null frets (a blank entry) change nothing. A bend
+ * keeps its size: its target and release move with the fret (a note bent +2 from 7 to 9, retyped
+ * to 5, bends from 5 to 7), as the pitch curve, relative to the fret, says.
+ */
 export function setFret(note: NoteEvent, fret: number | null): NoteEvent {
   if (fret === null) return note;
   const f = clampFret(fret);
-  return f === note.fret ? note : { ...note, fret: f };
+  if (f === note.fret) return note;
+  const shift = f - note.fret;
+  return {
+    ...note,
+    fret: f,
+    bend_to_fret: note.bend_to_fret === null ? null : clampFret(note.bend_to_fret + shift),
+    release_to_fret: note.release_to_fret === null ? null : clampFret(note.release_to_fret + shift),
+  };
 }
 
 /**
@@ -206,11 +216,19 @@ export function hasTechniqueConflict(note: NoteEvent): boolean {
   );
 }
 
-/** Mute on or off (displayed as X). */
-export const toggleMute = (note: NoteEvent): NoteEvent => ({ ...note, mute: !note.mute });
+/**
+ * Mute on or off (displayed as X). A muted note has no pitch to bend or shake: muting it clears
+ * its bend and vibrato.
+ */
+export const toggleMute = (note: NoteEvent): NoteEvent =>
+  note.mute ? { ...note, mute: false } : { ...clearBend(note), mute: true, vibrato: '' };
 
-/** Vibrato small or big; choosing the one set clears it. */
+/**
+ * Vibrato small or big; choosing the one set clears it. A muted note takes none (the same note
+ * back, which the editor records as no change).
+ */
 export function setVibrato(note: NoteEvent, vibrato: '' | 'small' | 'big'): NoteEvent {
+  if (note.mute && vibrato !== '') return note;
   return { ...note, vibrato: note.vibrato === vibrato ? '' : vibrato };
 }
 
@@ -257,8 +275,12 @@ export function bendCurve(preset: BendPreset): number[] {
   });
 }
 
-/** Applies a bend preset: bend_to_fret, release_to_fret and the pitch curve together. */
+/**
+ * Applies a bend preset: bend_to_fret, release_to_fret and the pitch curve together. A muted
+ * note is not bent (the same note back).
+ */
 export function applyBend(note: NoteEvent, preset: BendPreset): NoteEvent {
+  if (note.mute) return note;
   return {
     ...note,
     bend_to_fret: clampFret(note.fret + preset.frets),
@@ -282,6 +304,7 @@ export function clearBend(note: NoteEvent): NoteEvent {
  * as the editor draws it) moves as far as it was dragged. bend_to_fret follows the curve's top.
  */
 export function dragPitchPoint(note: NoteEvent, index: number, semitones: number): NoteEvent {
+  if (note.mute) return note;
   const handles = GENERATED_CURVE_POINTS;
   const k = clamp(Math.round(index), 0, handles - 1);
   const limit = PITCH_DRAG_SEMITONES * PITCH_STEPS_PER_FRET;
