@@ -198,7 +198,11 @@ describe('upload wizard against the built server', () => {
         .locator('.fact')
         .filter({ has: page.getByText(label, { exact: true }) })
         .locator('dd');
-    expect(await fact('Error message').textContent()).toBe('Invalid or unsupported video file.');
+    // Issue 37: it says what is wrong with the video, and which request support can look up.
+    expect(await fact('Error message').textContent()).toBe(
+      'This video has no sound track. Record or export it with sound and upload it again.',
+    );
+    expect(await fact('Request ID').textContent()).toBe((await start).headers()['x-request-id']);
     expect(await fact('Job ID').textContent()).toBe('—');
     expect(await fact('E-mail').textContent()).toBe('cy@example.test');
     expect(new URL(page.url()).searchParams.get('jobId')).toBeNull();

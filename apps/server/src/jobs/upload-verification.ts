@@ -76,7 +76,8 @@ function refusalFor(kind: 'empty' | 'audio' | 'playlist' | 'unknown'): MediaRefu
 /**
  * The rules of spec section 5 on facts read from the file itself: a video container with a
  * video stream, a readable duration, and for ordinary users at most 31 s. (A file without an
- * audio stream never gets here: engine `probeMedia` refuses it with `no_audio_stream`.)
+ * audio stream never gets here: engine `probeMedia` refuses it with `no_audio_stream`, and the
+ * user is told the video has no sound track.)
  */
 export function checkMediaFacts(facts: MediaFacts, limited: boolean): void {
   if (!isVideoDemuxer(facts.formatName)) {
@@ -112,8 +113,11 @@ export async function verifyMediaFile(file: string, limited: boolean): Promise<M
     switch (failure.code) {
       case 'empty_file':
       case 'unreadable_media':
-      case 'no_audio_stream':
         throw new MediaRefusal(MESSAGES.invalidVideo, failure.message);
+      case 'no_audio_stream':
+        // A valid video without a sound track: the engine's sentence says what to do about it
+        // (issue 37: "Invalid or unsupported video file." sent people looking for a codec).
+        throw new MediaRefusal(failure.message, failure.message);
       case 'too_long': // Only with maxDurationSeconds, which is not passed here.
         throw error;
       case 'timeout':

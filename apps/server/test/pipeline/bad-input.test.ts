@@ -90,11 +90,14 @@ describe('pipeline, bad input', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A valid video without a sound track is told so (issue 37), not "invalid". */
+  const NO_SOUND =
+    'This video has no sound track. Record or export it with sound and upload it again.';
   const refusals: [string, string, string][] = [
     ['a text file renamed .mp4', 'text', MESSAGES.invalidVideo],
     ['an audio-only MP4', 'audioMp4', MESSAGES.invalidFileType],
     ['a WAV file renamed .mp4', 'wav', MESSAGES.invalidFileType],
-    ['a video without sound', 'silent', MESSAGES.invalidVideo],
+    ['a video without sound', 'silent', NO_SOUND],
     ['a 0-byte upload', 'empty', MESSAGES.invalidVideo],
     ['a truncated MP4 with its index at the end', 'truncatedEnd', MESSAGES.invalidVideo],
     ['an HLS playlist of a URL renamed .mp4', 'hlsHttp', MESSAGES.invalidVideo],

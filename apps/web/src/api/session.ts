@@ -103,6 +103,7 @@ class Session {
       res.status,
       serverText ?? `Request failed (${res.status}).`,
       serverText,
+      res.headers.get('x-request-id'),
     );
   }
 }
@@ -127,6 +128,8 @@ export class ApiRequestError extends Error {
     readonly status: number,
     message: string,
     readonly serverText: string | null = null,
+    /** The server's id of the request (x-request-id), shown where the error is. */
+    readonly requestId: string | null = null,
   ) {
     super(message);
     this.name = 'ApiRequestError';

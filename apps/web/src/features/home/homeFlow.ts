@@ -23,7 +23,7 @@ export type HomeState =
 export type HomeAction =
   | { type: 'started'; job: Pick<JobView, 'jobId' | 'requestId' | 'fileName'> }
   /** The upload went through but the start call failed: no job exists. */
-  | { type: 'startFailed'; fileName: string; error: string }
+  | { type: 'startFailed'; fileName: string; error: string; requestId?: string | null }
   | { type: 'load'; jobId: string }
   | { type: 'loaded'; job: JobView; status: JobStatus }
   | { type: 'loadFailed'; message: string }
@@ -72,6 +72,8 @@ export function homeReducer(state: HomeState, action: HomeAction): HomeState {
             kind: 'error',
             job: {
               ...bareJob(''),
+              // No job was made; the refused call's request id is what support can look up.
+              requestId: action.requestId ?? '',
               fileName: action.fileName,
               stage: 'failed',
               error: action.error,

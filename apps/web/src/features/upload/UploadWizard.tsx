@@ -28,7 +28,7 @@ export function UploadWizard(props: {
   creatorCredits: number | null;
   onStarted: (response: ProcessVideoResponse, fileName: string) => void;
   /** The upload went through but the start of processing failed. */
-  onStartFailed: (error: string, fileName: string) => void;
+  onStartFailed: (error: string, fileName: string, requestId: string | null) => void;
 }) {
   const { user, creatorCredits, onStarted, onStartFailed } = props;
   const [state, dispatch] = useReducer(wizardReducer, INITIAL_WIZARD);

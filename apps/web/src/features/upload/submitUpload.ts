@@ -31,6 +31,13 @@ export class SubmitError extends Error {
  */
 export class StartError extends Error {
   override name = 'StartError';
+  constructor(
+    message: string,
+    /** The refused start call's request id, when the server answered. */
+    readonly requestId: string | null = null,
+  ) {
+    super(message);
+  }
 }
 
 export interface SubmitInput {
@@ -79,7 +86,7 @@ async function startProcessing(input: SubmitInput, gcsFilePath: string) {
   } catch (error) {
     if (error instanceof ApiRequestError) {
       if (error.status === 402) throw new OutOfCreditsError();
-      throw new StartError(error.serverText ?? MESSAGES.failedToStartProcessing);
+      throw new StartError(error.serverText ?? MESSAGES.failedToStartProcessing, error.requestId);
     }
     throw new StartError(
       error instanceof Error && error.message ? error.message : MESSAGES.unexpectedNetworkError,

@@ -24,7 +24,7 @@ const IDLE: SubmitState = { busy: false, message: null, progress: null, error: n
 export function useSubmitVideo(options: {
   creatorCredits: number | null;
   onStarted: (response: ProcessVideoResponse, fileName: string) => void;
-  onStartFailed: (error: string, fileName: string) => void;
+  onStartFailed: (error: string, fileName: string, requestId: string | null) => void;
   onOutOfCredits: () => void;
 }) {
   const { creatorCredits, onStarted, onStartFailed, onOutOfCredits } = options;
@@ -71,7 +71,7 @@ export function useSubmitVideo(options: {
         }
         if (error instanceof StartError) {
           setState(IDLE);
-          onStartFailed(error.message, video.file.name);
+          onStartFailed(error.message, video.file.name, error.requestId);
           return;
         }
         setState({
