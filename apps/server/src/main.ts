@@ -11,6 +11,7 @@ import { UploadsRepository } from './repositories/uploads.repository.js';
 import { JobQueue } from './queue/job-queue.js';
 import { createObjectStore } from './storage/create-store.js';
 import { UploadSweeper } from './storage/upload-sweeper.js';
+import { ProPlan } from './services/pro-plan.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -71,6 +72,9 @@ async function main(): Promise<void> {
     log: app.log,
   });
 
+  // The Pro plan's creation credits, each calendar month.
+  const proPlan = new ProPlan(database.db);
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -84,7 +88,13 @@ async function main(): Promise<void> {
     reaper?.stop();
     // At once: no new connections, requests under way finish (open status streams end), and
     // the job being processed goes back to the queue for the next worker or the next start.
-    await Promise.all([app.close(), sweeper.stop(), runner?.stop(), conversions.stop()]);
+    await Promise.all([
+      app.close(),
+      sweeper.stop(),
+      proPlan.stop(),
+      runner?.stop(),
+      conversions.stop(),
+    ]);
     await queue.stop();
     await database.close();
     process.exit(0);
@@ -97,6 +107,7 @@ async function main(): Promise<void> {
   conversions.start();
   reaper?.start();
   sweeper.start();
+  proPlan.start(app.log);
   app.log.info(
     {
       url: config.publicUrl,

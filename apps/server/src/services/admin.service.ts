@@ -16,6 +16,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { CreditsRepository } from '../repositories/credits.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import { escapeLike } from '../db/like.js';
+import { ProPlan } from './pro-plan.js';
 
 const PAGE_SIZE = 25;
 const FAILED_JOBS_SHOWN = 50;
@@ -29,8 +30,15 @@ export class AdminService {
   private readonly credits = new CreditsRepository();
   private readonly users: UsersRepository;
 
-  constructor(private readonly ctx: AppContext) {
+  private readonly pro: ProPlan;
+
+  constructor(
+    private readonly ctx: AppContext,
+    /** The clock of the Pro plan's monthly credits (tests set it). */
+    now?: () => Date,
+  ) {
     this.users = new UsersRepository(ctx.database.db);
+    this.pro = new ProPlan(ctx.database.db, now);
   }
 
   private get db() {
@@ -138,7 +146,10 @@ export class AdminService {
     };
   }
 
-  /** Approve: the requester becomes a pilot (an admin stays admin). Decline: nothing changes. */
+  /**
+   * Approve: the requester becomes a pilot (an admin stays admin) and gets the Pro plan's 10
+   * creation credits for this month (ProPlan renews them each month). Decline: nothing changes.
+   */
   async decide(requestId: string, decision: 'approve' | 'decline'): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx
@@ -158,12 +169,14 @@ export class AdminService {
         throw conflict('This request was already decided.');
       }
       if (decision === 'approve') {
-        await trx
+        const upgraded = await trx
           .updateTable('users')
           .set({ role: 'pilot', updated_at: sql`now()` })
           .where('id', '=', row.user_id)
           .where('role', '=', 'user')
-          .execute();
+          .returning('id')
+          .executeTakeFirst();
+        if (upgraded) await this.pro.grantMonth(trx, row.user_id);
       }
     });
   }

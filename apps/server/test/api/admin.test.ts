@@ -1,11 +1,13 @@
-import type {
-  AdminFailedJobsResponse,
-  AdminHealthResponse,
-  AdminUpgradeRequestsResponse,
-  AdminUsersResponse,
-  UpgradeRequestsResponse,
+import {
+  PRO_MONTHLY_CREATOR_CREDITS,
+  type AdminFailedJobsResponse,
+  type AdminHealthResponse,
+  type AdminUpgradeRequestsResponse,
+  type AdminUsersResponse,
+  type UpgradeRequestsResponse,
 } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProPlan } from '../../src/services/pro-plan.js';
 import { submitUpload } from '../support/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
 
@@ -144,6 +146,38 @@ describe('admin console calls', () => {
     expect(
       (await call<AdminUpgradeRequestsResponse>('GET', '/api/admin/upgrade-requests')).body.items,
     ).toEqual([]);
+  });
+
+  it("gives an approved Pro user the plan's 10 creation credits, and again each month (issue 37)", async () => {
+    const gus = await server.createUser({ email: 'gus@example.test' });
+    const creator = async () => (await server.services.credits.balances(gus.uid)).creator;
+    const before = await creator();
+    expect(
+      (await call('POST', '/api/upgrade-requests', { message: 'Pro' }, gus.token)).status,
+    ).toBe(201);
+    const queue = await call<AdminUpgradeRequestsResponse>('GET', '/api/admin/upgrade-requests');
+    const request = queue.body.items.find((r) => r.email === 'gus@example.test')!;
+    await call('POST', `/api/admin/upgrade-requests/${request.id}`, { decision: 'approve' });
+    expect(await creator()).toBe(before + PRO_MONTHLY_CREATOR_CREDITS);
+
+    // The monthly renewal, on a clock the test sets: nothing more this month, 10 the next month,
+    // and only once however often it runs; a free user gets nothing.
+    const db = server.ctx.database.db;
+    const month = (iso: string) => new ProPlan(db, () => new Date(iso));
+    const now = new Date();
+    const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 30));
+    await month(now.toISOString()).renew();
+    expect(await creator()).toBe(before + PRO_MONTHLY_CREATOR_CREDITS);
+    expect(await month(next.toISOString()).renew()).toBeGreaterThanOrEqual(1);
+    await month(next.toISOString()).renew();
+    expect(await creator()).toBe(before + 2 * PRO_MONTHLY_CREATOR_CREDITS);
+    const free = await server.createUser({ email: 'free-gus@example.test' });
+    const freeBefore = (await server.services.credits.balances(free.uid)).creator;
+    await month(
+      new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 2)).toISOString(),
+    ).renew();
+    expect((await server.services.credits.balances(free.uid)).creator).toBe(freeBefore);
+    expect(await creator()).toBe(before + 3 * PRO_MONTHLY_CREATOR_CREDITS);
   });
 
   it('lists failed jobs with their errors and queues one again, free of charge', async () => {
