@@ -43,3 +43,20 @@ describe('publicUrlNote: browsers at another address than PUBLIC_URL', () => {
     expect(publicUrlNote('::', 'http://[::1]:3000')).toContain('PUBLIC_URL is http://[::1]:3000');
   });
 });
+
+describe('PUBLIC_URL when none is set (issue 37: the log named localhost for HOST=192.168.1.20)', () => {
+  it('is the listening address when that is one particular address', () => {
+    expect(loadConfig({ HOST: '192.168.1.20', PORT: '3000' }).publicUrl).toBe(
+      'http://192.168.1.20:3000',
+    );
+    expect(loadConfig({ HOST: 'fe80::1', PORT: '8080' }).publicUrl).toBe('http://[fe80::1]:8080');
+  });
+
+  it('is localhost for a loopback or every-address HOST, and PUBLIC_URL wins', () => {
+    expect(loadConfig({ HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({}).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ HOST: '10.0.0.2', PUBLIC_URL: 'https://tabs.example/' }).publicUrl).toBe(
+      'https://tabs.example',
+    );
+  });
+});

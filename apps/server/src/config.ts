@@ -125,7 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
   const production = nodeEnv === 'production';
   const port = int(env, 'PORT', 3000);
   const host = env.HOST ?? '127.0.0.1';
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const publicUrl = (env.PUBLIC_URL ?? defaultPublicUrl(host, port)).replace(/\/+$/, '');
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const databaseUrl = env.DATABASE_URL ?? null;
   const embedded = (env.EMBEDDED_WORKER ?? 'true') !== 'false';
@@ -236,6 +236,16 @@ function fail(message: string): never {
  * PUBLIC_URL: sign-in always ends at PUBLIC_URL (the identity provider's redirect), so a
  * browser on another machine sent to `localhost` would land on itself.
  */
+/**
+ * PUBLIC_URL when none is set: the address the server listens on when that is one particular
+ * address (HOST=192.168.1.20 is reached there, not at localhost), else localhost.
+ */
+export function defaultPublicUrl(host: string, port: number | string): string {
+  const anyOrLoopback = ['0.0.0.0', '::', '127.0.0.1', 'localhost', '::1'];
+  if (anyOrLoopback.includes(host)) return `http://localhost:${String(port)}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${String(port)}`;
+}
+
 export function publicUrlNote(host: string, publicUrl: string): string | null {
   const loopback = ['127.0.0.1', 'localhost', '::1'];
   const publicHost = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');

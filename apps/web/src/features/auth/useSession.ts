@@ -14,6 +14,10 @@ export function useSession() {
     queryKey: ['my-credits'],
     queryFn: () => session.api<MyCreditsResponse>('/api/my-credits'),
     enabled: Boolean(user.data),
+    // Balances change elsewhere too (an admin's grant, the monthly Pro credits, another tab):
+    // read again when the window comes back to the front, and every minute.
+    refetchOnWindowFocus: true,
+    refetchInterval: 60_000,
   });
   return {
     loading: user.isPending,
