@@ -26,6 +26,27 @@ export const SAMPLE_CHORDS: ChordEvent[] = [
 ];
 
 /**
+ * The PUT of an upload, sent again when the connection was reset before an answer came (twice
+ * at most): on a machine loaded far beyond its cores, a pooled keep-alive connection can be
+ * closed by the server just as the client reuses it (ECONNRESET, seen with two busy CPU loops
+ * beside the suite). A PUT to the same link stores the same object, so sending it again is safe.
+ */
+async function putWithRetry(
+  url: string,
+  headers: Record<string, string>,
+  bytes: Buffer,
+): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fetch(url, { method: 'PUT', headers, body: new Uint8Array(bytes) });
+    } catch (error) {
+      const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+      if (attempt >= 3 || (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET')) throw error;
+    }
+  }
+}
+
+/**
  * Uploads a file (by default a tiny real video, since process-video probes it) through the real
  * signed-URL flow and submits it; returns the answer.
  */
@@ -46,7 +67,7 @@ export async function submitUpload(
   });
   if (signed.status !== 200) throw new Error(`signed url: ${signed.status} ${await signed.text()}`);
   const { signedUrl, gcsFilePath, headers } = (await signed.json()) as SignedUploadResponse;
-  const put = await fetch(signedUrl, { method: 'PUT', headers, body: new Uint8Array(bytes) });
+  const put = await putWithRetry(signedUrl, headers, bytes);
   if (!put.ok) throw new Error(`upload: ${put.status} ${await put.text()}`);
   const processed = await server.request('POST', '/api/process-video', {
     token: user.token,
