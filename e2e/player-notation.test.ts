@@ -172,6 +172,8 @@ describe('the notation view', () => {
         await expect.poll(cursorInView).toBe(true);
       }
       await screenshot(page, 'player-notation-followed-1440');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'player-notation-followed-dark-1440');
     } finally {
       await context.close();
     }

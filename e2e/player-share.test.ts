@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from './support/auth.js';
-import { downloadBytes, sharedChromium } from './support/browser.js';
+import { downloadBytes, screenshot, sharedChromium } from './support/browser.js';
 import { editLesson } from './support/editor.js';
 import {
   finishedLesson,
@@ -77,6 +77,9 @@ describe('the share menu in the player', () => {
         await menu.getByRole('button', { name: 'Share to Personal and copy link' }).count(),
       ).toBe(0);
       await shootBoth(page, 'player-share-private');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'player-share-private-dark-1440');
+      await page.emulateMedia({ colorScheme: 'light' });
       await menu.getByRole('button', { name: 'Share to Explore and copy link' }).click();
 
       // Shared to Explore on the server; the link, with the spec's jobId and version, copied with
@@ -176,6 +179,8 @@ describe('the share menu in the player', () => {
       expect(await page.getByRole('dialog', { name: 'Use 1 view credit?' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Buy credits' }).waitFor();
       await shootBoth(page, 'player-no-view-credits');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'player-no-view-credits-dark-1440');
     } finally {
       await context.close();
     }
