@@ -123,6 +123,20 @@ describe('the admin console', () => {
           ),
         )
         .toBe(viewBefore + 3);
+      // Issue 37: a balance can also be set, lowered to 0 here, with its reason.
+      await page.getByLabel('Credits to grant for fred@example.test').fill('0');
+      await page.getByLabel('Reason for fred@example.test').fill('Credits given by mistake');
+      await page
+        .locator('tr', { hasText: 'fred@example.test' })
+        .getByRole('button', { name: 'Set balance' })
+        .click();
+      await page.getByText('Set view credits to 0.').waitFor();
+      await expect
+        .poll(() =>
+          page.locator('tr', { hasText: 'fred@example.test' }).locator('td').nth(3).innerText(),
+        )
+        .toBe('0');
+      await screenshot(page, 'admin-set-balance-1440');
 
       // The failed job goes back to the queue.
       await page.getByRole('button', { name: `Retry ${job.jobId}` }).click();

@@ -12,6 +12,7 @@ import { JobQueue } from './queue/job-queue.js';
 import { createObjectStore } from './storage/create-store.js';
 import { UploadSweeper } from './storage/upload-sweeper.js';
 import { ProPlan } from './services/pro-plan.js';
+import { startAdminSocket } from './cli/admin-socket.js';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
@@ -72,6 +73,10 @@ async function main(): Promise<void> {
     log: app.log,
   });
 
+  // `npm run admin` while this server holds the embedded database: through a socket in DATA_DIR.
+  const adminSocket =
+    database.driver === 'pglite' ? await startAdminSocket(config.dataDir, database) : null;
+
   // The Pro plan's creation credits, each calendar month.
   const proPlan = new ProPlan(database.db);
 
@@ -88,6 +93,7 @@ async function main(): Promise<void> {
     reaper?.stop();
     // At once: no new connections, requests under way finish (open status streams end), and
     // the job being processed goes back to the queue for the next worker or the next start.
+    adminSocket?.close();
     await Promise.all([
       app.close(),
       sweeper.stop(),

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -75,6 +76,69 @@ describe('admin command', () => {
     );
     expect((await admin('show', 'player@example.test')).out).toContain('role=pilot creator=13');
   });
+
+  it('sets a balance to any value from 0, with a note (issue 37)', async () => {
+    const set = await admin('set-balance', 'player@example.test', 'view', '0', '--note', 'reset');
+    expect(set).toEqual({
+      code: 0,
+      out: "Set player@example.test's view credits from 10 to 0: creator=13 view=0",
+    });
+    expect(
+      (await admin('set-balance', 'player@example.test', 'view', '-1', '--note', 'x')).code,
+    ).toBe(2);
+    expect((await admin('set-balance', 'player@example.test', 'view', '5')).out).toMatch(/--note/);
+  });
+
+  it('works while the server runs on the embedded database, through the server (issue 37)', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = probe.address() as AddressInfo;
+        probe.close(() => {
+          resolve(p);
+        });
+      });
+    });
+    const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+      env: {
+        ...env(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SERVE_WEB: 'false',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    try {
+      // Up when its health answers.
+      await expect
+        .poll(
+          async () =>
+            (await fetch(`http://127.0.0.1:${String(port)}/api/health`).catch(() => null))?.status,
+          { timeout: 60_000 },
+        )
+        .toBe(200);
+      const set = await admin(
+        'set-balance',
+        'player@example.test',
+        'creator',
+        '7',
+        '--note',
+        'live',
+      );
+      expect(set).toEqual({
+        code: 0,
+        // 13 and the month's 10 Pro credits the server granted its pilot on starting.
+        out: "Set player@example.test's creator credits from 23 to 7: creator=7 view=0",
+      });
+      expect((await admin('show', 'player@example.test')).out).toContain('creator=7 view=0');
+      expect((await admin('set-role', 'player@example.test', 'emperor')).code).toBe(2);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+    // Stopped: the command opens the database itself again and finds what the server stored.
+    expect((await admin('show', 'player@example.test')).out).toContain('creator=7 view=0');
+  }, 120_000);
 
   it('refuses bad input with a clear message and exit code 2', async () => {
     expect(await admin('set-role', 'player@example.test', 'emperor')).toEqual({

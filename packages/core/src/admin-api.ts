@@ -21,6 +21,12 @@ export const adminGrantBodySchema = z.object({
   /** Why: kept with the ledger entry. */
   reason: z.string().trim().min(1, 'Say why the credits are granted.').max(200),
 });
+/** Sets a balance to a value (0 or more), lowering it too; the reason is kept in the ledger. */
+export const adminSetBalanceBodySchema = z.object({
+  kind: z.enum(CREDIT_KINDS),
+  balance: z.number().int().min(0).max(1_000_000),
+  reason: z.string().trim().min(1, 'Say why the balance is set.').max(200),
+});
 export const adminRequestParamsSchema = z.object({ id: uid });
 export const adminDecisionBodySchema = z.object({ decision: z.enum(['approve', 'decline']) });
 export const adminJobParamsSchema = z.object({ id: uid });

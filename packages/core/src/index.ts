@@ -249,6 +249,7 @@ export type {
 export {
   adminDecisionBodySchema,
   adminGrantBodySchema,
+  adminSetBalanceBodySchema,
   adminJobParamsSchema,
   adminRequestParamsSchema,
   adminSetRoleBodySchema,

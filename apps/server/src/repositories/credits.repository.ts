@@ -4,7 +4,13 @@ import type { DB } from '../db/schema.js';
 
 /** Why credits moved. (user, kind, reason, ref) is unique, which makes every movement idempotent. */
 export type CreditReason =
-  'signup' | 'admin_grant' | 'job_create' | 'job_refund' | 'job_view' | 'pro_monthly';
+  | 'signup'
+  | 'admin_grant'
+  | 'admin_set'
+  | 'job_create'
+  | 'job_refund'
+  | 'job_view'
+  | 'pro_monthly';
 
 export interface CreditMovement {
   userId: string;
@@ -75,6 +81,46 @@ export class CreditsRepository {
       )
       .execute();
     return 'granted';
+  }
+
+  /**
+   * Sets a balance to `target` (0 or more) with one ledger row of the difference, which may be
+   * negative: the ledger's sum stays the balance. The balance row is locked for the change, so a
+   * spend at the same moment comes before or after it, never in between. Nothing is written when
+   * the balance is already `target`.
+   */
+  async setBalance(
+    trx: Kysely<DB>,
+    m: Omit<CreditMovement, 'amount'> & { target: number },
+  ): Promise<{ before: number; after: number }> {
+    if (!Number.isInteger(m.target) || m.target < 0) throw new Error('A balance is 0 or more.');
+    await this.openAccount(trx, m.userId);
+    const row = await trx
+      .selectFrom('credit_balances')
+      .select('balance')
+      .where('user_id', '=', m.userId)
+      .where('kind', '=', m.kind)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const before = row.balance;
+    if (before === m.target) return { before, after: before };
+    await trx
+      .insertInto('credit_ledger')
+      .values({
+        user_id: m.userId,
+        kind: m.kind,
+        delta: m.target - before,
+        reason: m.reason,
+        ref: m.ref,
+      })
+      .execute();
+    await trx
+      .updateTable('credit_balances')
+      .set({ balance: m.target })
+      .where('user_id', '=', m.userId)
+      .where('kind', '=', m.kind)
+      .execute();
+    return { before, after: m.target };
   }
 
   /** Creates zero balances for a new user so that spends have a row to lock. */

@@ -1,6 +1,7 @@
 import {
   adminDecisionBodySchema,
   adminGrantBodySchema,
+  adminSetBalanceBodySchema,
   adminJobParamsSchema,
   adminRequestParamsSchema,
   adminSetRoleBodySchema,
@@ -54,6 +55,14 @@ export function registerAdminRoutes(root: FastifyInstance, services: Services): 
     { ...adminOnly, schema: { params: adminUserParamsSchema, body: adminGrantBodySchema } },
     async (request) => ({
       credits: await admin.grant(requireAdmin(request), request.params.uid, request.body),
+    }),
+  );
+
+  app.put(
+    '/api/admin/users/:uid/credits',
+    { ...adminOnly, schema: { params: adminUserParamsSchema, body: adminSetBalanceBodySchema } },
+    async (request) => ({
+      credits: await admin.setBalance(requireAdmin(request), request.params.uid, request.body),
     }),
   );
 

@@ -125,6 +125,29 @@ export class AdminService {
     return this.credits.balances(this.db, uid);
   }
 
+  /**
+   * Sets a balance to any value from 0 (lowering it too), with a ledger entry of the difference
+   * that keeps who set it and why.
+   */
+  async setBalance(
+    admin: AuthUser,
+    uid: string,
+    change: { kind: CreditKind; balance: number; reason: string },
+  ) {
+    await this.user(uid);
+    const ref = `set:${randomUUID()}:by ${admin.email}: ${change.reason}`.slice(0, 300);
+    await this.db.transaction().execute((trx) =>
+      this.credits.setBalance(trx, {
+        userId: uid,
+        kind: change.kind,
+        target: change.balance,
+        reason: 'admin_set',
+        ref,
+      }),
+    );
+    return this.credits.balances(this.db, uid);
+  }
+
   async pendingUpgrades(): Promise<AdminUpgradeRequestsResponse> {
     const rows = await this.db
       .selectFrom('upgrade_requests as r')

@@ -7,6 +7,7 @@ import {
   type UpgradeRequestsResponse,
 } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreditsRepository } from '../../src/repositories/credits.repository.js';
 import { ProPlan } from '../../src/services/pro-plan.js';
 import { submitUpload } from '../support/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
@@ -178,6 +179,40 @@ describe('admin console calls', () => {
     ).renew();
     expect((await server.services.credits.balances(free.uid)).creator).toBe(freeBefore);
     expect(await creator()).toBe(before + 3 * PRO_MONTHLY_CREATOR_CREDITS);
+  });
+
+  it('sets a balance to any value from 0, lowering it too, with the reason in the ledger (issue 37)', async () => {
+    const hal = await server.createUser({ email: 'hal@example.test' });
+    const set = (json: unknown) =>
+      call<{ credits: { creator: number; view: number } }>(
+        'PUT',
+        `/api/admin/users/${hal.uid}/credits`,
+        json,
+      );
+    const lowered = await set({ kind: 'view', balance: 0, reason: 'Refunded elsewhere' });
+    expect(lowered.status).toBe(200);
+    expect(lowered.body.credits.view).toBe(0);
+    expect(
+      (await set({ kind: 'creator', balance: 42, reason: 'Event prize' })).body.credits,
+    ).toMatchObject({
+      creator: 42,
+      view: 0,
+    });
+    // The ledger still sums to the balances, and says who set them and why.
+    const db = server.ctx.database.db;
+    expect(await new CreditsRepository().ledgerSums(db, hal.uid)).toEqual({ creator: 42, view: 0 });
+    const rows = await db
+      .selectFrom('credit_ledger')
+      .select(['reason', 'ref'])
+      .where('user_id', '=', hal.uid)
+      .where('reason', '=', 'admin_set')
+      .execute();
+    expect(rows.map((r) => r.ref).join(' ')).toContain('by root@example.test: Event prize');
+    // Below 0, or without a reason: refused with a sentence.
+    expect((await set({ kind: 'view', balance: -1, reason: 'x' })).status).toBe(400);
+    expect((await set({ kind: 'view', balance: 1, reason: '' })).status).toBe(400);
+    // The user sees the new balance.
+    expect((await server.services.credits.balances(hal.uid)).creator).toBe(42);
   });
 
   it('lists failed jobs with their errors and queues one again, free of charge', async () => {

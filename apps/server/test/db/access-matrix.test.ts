@@ -323,6 +323,14 @@ const MATRIX: MatrixEntry[] = [
     expect: { none: ADMIN_ONLY },
   },
   {
+    route: 'PUT /api/admin/users/:uid/credits',
+    call: (f) => ({
+      path: `/api/admin/users/${f.ownerUid}/credits`,
+      json: { kind: 'view', balance: 3, reason: 'access matrix' },
+    }),
+    expect: { none: ADMIN_ONLY },
+  },
+  {
     route: 'GET /api/admin/upgrade-requests',
     call: () => ({ path: '/api/admin/upgrade-requests' }),
     expect: { none: ADMIN_ONLY },

@@ -261,10 +261,18 @@ function UserRow({ user }: { user: AdminUser }) {
     mutationFn: (role: Role) => adminApi.setRole(user.uid, role),
     onSuccess: () => client.invalidateQueries({ queryKey: ['admin'] }),
   });
+  // Grant adds credits; Set balance sets the balance to the number (0 lowers it to nothing).
   const grant = useMutation({
-    mutationFn: () => adminApi.grant(user.uid, { kind, amount: Number(amount), reason }),
-    onSuccess: async () => {
-      setGranted(`Granted ${amount} ${kind} credits.`);
+    mutationFn: (action: 'grant' | 'set') =>
+      action === 'grant'
+        ? adminApi.grant(user.uid, { kind, amount: Number(amount), reason })
+        : adminApi.setBalance(user.uid, { kind, balance: Number(amount), reason }),
+    onSuccess: async (_, action) => {
+      setGranted(
+        action === 'grant'
+          ? `Granted ${amount} ${kind} credits.`
+          : `Set ${kind} credits to ${amount}.`,
+      );
       setReason('');
       await client.invalidateQueries({ queryKey: ['admin', 'users'] });
     },
@@ -304,15 +312,16 @@ function UserRow({ user }: { user: AdminUser }) {
           className="admin-grant"
           onSubmit={(event) => {
             event.preventDefault();
+            const submitter = event.nativeEvent.submitter;
             setGranted(null);
-            grant.mutate();
+            grant.mutate(submitter?.getAttribute('value') === 'set' ? 'set' : 'grant');
           }}
         >
           <input
             aria-label={label('Credits to grant')}
             type="number"
-            min={1}
-            max={100000}
+            min={0}
+            max={1000000}
             required
             value={amount}
             onChange={(event) => {
@@ -342,8 +351,17 @@ function UserRow({ user }: { user: AdminUser }) {
               setReason(event.target.value);
             }}
           />
-          <button type="submit" className="button small" disabled={grant.isPending}>
+          <button type="submit" value="grant" className="button small" disabled={grant.isPending}>
             Grant
+          </button>
+          <button
+            type="submit"
+            value="set"
+            className="button small secondary"
+            disabled={grant.isPending}
+            title="Set the balance to this number (0 or more)"
+          >
+            Set balance
           </button>
         </form>
         {granted && (

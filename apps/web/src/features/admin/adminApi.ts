@@ -24,6 +24,8 @@ export const adminApi = {
     session.api<unknown>(`/api/admin/users/${q(uid)}/role`, send('PATCH', { role })),
   grant: (uid: string, grant: { kind: CreditKind; amount: number; reason: string }) =>
     session.api<unknown>(`/api/admin/users/${q(uid)}/credits`, send('POST', grant)),
+  setBalance: (uid: string, change: { kind: CreditKind; balance: number; reason: string }) =>
+    session.api<unknown>(`/api/admin/users/${q(uid)}/credits`, send('PUT', change)),
   upgradeRequests: () => session.api<AdminUpgradeRequestsResponse>('/api/admin/upgrade-requests'),
   decide: (id: string, decision: 'approve' | 'decline') =>
     session.api<unknown>(`/api/admin/upgrade-requests/${q(id)}`, send('POST', { decision })),
