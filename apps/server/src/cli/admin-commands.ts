@@ -100,17 +100,15 @@ export async function runAdminCommand(
       const note = values.note?.trim();
       if (!note) throw new UsageError('Say why with --note TEXT (kept in the ledger).');
       const ref = `set:${randomUUID()}:cli: ${note.slice(0, 200)}`;
-      const { before } = await database.db
-        .transaction()
-        .execute((trx) =>
-          credits.setBalance(trx, {
-            userId: user.uid,
-            kind,
-            target: count,
-            reason: 'admin_set',
-            ref,
-          }),
-        );
+      const { before } = await database.db.transaction().execute((trx) =>
+        credits.setBalance(trx, {
+          userId: user.uid,
+          kind,
+          target: count,
+          reason: 'admin_set',
+          ref,
+        }),
+      );
       const balances = await credits.balances(database.db, user.uid);
       return `Set ${user.email}'s ${kind} credits from ${before} to ${count}: creator=${balances.creator} view=${balances.view}`;
     }

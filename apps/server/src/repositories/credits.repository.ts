@@ -4,13 +4,7 @@ import type { DB } from '../db/schema.js';
 
 /** Why credits moved. (user, kind, reason, ref) is unique, which makes every movement idempotent. */
 export type CreditReason =
-  | 'signup'
-  | 'admin_grant'
-  | 'admin_set'
-  | 'job_create'
-  | 'job_refund'
-  | 'job_view'
-  | 'pro_monthly';
+  'signup' | 'admin_grant' | 'admin_set' | 'job_create' | 'job_refund' | 'job_view' | 'pro_monthly';
 
 export interface CreditMovement {
   userId: string;
