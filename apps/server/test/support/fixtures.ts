@@ -28,8 +28,8 @@ export const SAMPLE_CHORDS: ChordEvent[] = [
 /**
  * The PUT of an upload, sent again when the connection was reset before an answer came (twice
  * at most): on a machine loaded far beyond its cores, a pooled keep-alive connection can be
- * closed by the server just as the client reuses it (ECONNRESET, seen with two busy CPU loops
- * beside the suite). A PUT to the same link stores the same object, so sending it again is safe.
+ * closed by the server just as the client reuses it (ECONNRESET; test-server.ts `request` does
+ * the same). A PUT to the same link stores the same object, so sending it again is safe.
  */
 async function putWithRetry(
   url: string,

@@ -146,16 +146,29 @@ export async function startTestServer(
       const h: Record<string, string> = { ...headers };
       if (token) h.authorization = `Bearer ${token}`;
       if (json !== undefined) h['content-type'] = 'application/json';
-      return fetch(`${url}${pathAndQuery}`, {
-        method,
-        headers: h,
-        redirect: redirect ?? 'manual',
-        ...(json !== undefined
-          ? { body: JSON.stringify(json) }
-          : body !== undefined
-            ? { body }
-            : {}),
-      });
+      const send = () =>
+        fetch(`${url}${pathAndQuery}`, {
+          method,
+          headers: h,
+          redirect: redirect ?? 'manual',
+          ...(json !== undefined
+            ? { body: JSON.stringify(json) }
+            : body !== undefined
+              ? { body }
+              : {}),
+        });
+      try {
+        return await send();
+      } catch (error) {
+        // A pooled keep-alive connection the server closed just as this request reused it (the
+        // server's keep-alive timeout and the client's race when timers run late on a machine
+        // loaded far beyond its cores): the request never reached a handler, so it is sent again
+        // once on a new connection. A stream body cannot be sent twice.
+        const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+        const resend = code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
+        if (!resend || (body !== undefined && typeof body !== 'string')) throw error;
+        return send();
+      }
     },
     async close() {
       await app.close();
