@@ -121,6 +121,29 @@ describe('the share menu in the player', () => {
       await menu.getByRole('switch', { name: 'Share to Personal' }).check();
       await expect.poll(async () => (await meta(jobId, owner.token)).sharedToPersonal).toBe(true);
       await shootBoth(page, 'player-share-menu-pilot');
+
+      // Issue 37: the personal page it is shared to, linked from the menu, for anyone with the
+      // link (here a signed-out visitor), listing the lesson and opening it.
+      expect(
+        await menu.getByRole('link', { name: /Your personal page/ }).getAttribute('href'),
+      ).toBe(`/u/${owner.handle}`);
+      const visitor = await browser.newContext({ viewport: DESKTOP });
+      const guest = await visitor.newPage();
+      try {
+        await guest.goto(`${server.url}/u/${owner.handle}`);
+        await guest.getByRole('heading', { name: `Lessons by @${owner.handle}` }).waitFor();
+        await guest.getByText('1 lesson', { exact: true }).waitFor();
+        await shootBoth(guest, 'personal-page');
+        await guest.emulateMedia({ colorScheme: 'dark' });
+        await screenshot(guest, 'personal-page-dark-1440');
+        await guest.locator('.card-grid a').first().click();
+        await guest.waitForURL(`${server.url}/lesson/${jobId}`);
+        await guest.locator('.lp[data-mode="view"]').waitFor();
+        await guest.goto(`${server.url}/u/nobody-here`);
+        await guest.getByRole('heading', { name: 'No such page' }).waitFor();
+      } finally {
+        await visitor.close();
+      }
     } finally {
       await context.close();
     }

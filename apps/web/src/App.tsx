@@ -5,6 +5,7 @@ import { CreditsPage } from './routes/CreditsPage';
 import { ExplorePage } from './routes/ExplorePage';
 import { HomePage } from './routes/HomePage';
 import { MyVideosPage } from './routes/MyVideosPage';
+import { PersonalPage } from './routes/PersonalPage';
 import { Footer } from './ui/Footer';
 import { Header } from './ui/Header';
 import { ScrollToHash } from './ui/ScrollToHash';
@@ -41,6 +42,7 @@ export function App() {
             }
           />
           <Route path="/explore" element={<ExplorePage />} />
+          <Route path="/u/:handle" element={<PersonalPage />} />
           <Route path="/my-videos" element={<MyVideosPage />} />
           <Route path="/credits" element={<CreditsPage />} />
           <Route

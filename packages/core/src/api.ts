@@ -247,6 +247,9 @@ export const exploreQuerySchema = pageQuerySchema.extend({
   sort: z.enum(EXPLORE_SORTS).default('newest'),
 });
 
+/** A personal page's address: /u/<handle> (GET /api/users/:handle/lessons). */
+export const handleParamsSchema = z.object({ handle: z.string().trim().min(1).max(64) });
+
 export interface ExploreItem {
   jobId: string;
   projectName: string | null;
@@ -258,6 +261,11 @@ export interface ExploreItem {
   thumbnailUrl: string | null;
   createdAt: string;
   duration: number | null;
+}
+
+/** A personal page: whose it is and the lessons they shared to Personal. */
+export interface PersonalPageResponse extends Paged<ExploreItem> {
+  handle: string;
 }
 export interface Paged<T> {
   items: T[];

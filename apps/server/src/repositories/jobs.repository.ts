@@ -147,10 +147,15 @@ export class JobsRepository {
   }
 
   /** Completed lessons shared to Explore, with rating and open counts. */
+  /**
+   * Finished lessons shared to Explore; with `personalOf`, those that user shared to their
+   * personal page instead.
+   */
   async listExplore(
     sort: JobSort,
     page: number,
     pageSize: number,
+    personalOf?: string,
   ): Promise<{ rows: JobListRow[]; total: number }> {
     const stars = sql<
       number | null
@@ -159,7 +164,14 @@ export class JobsRepository {
     const loads = sql<string>`(select count(*) from job_loads l where l.job_id = jobs.id)`;
     let query = this.base()
       .select([stars.as('stars'), starsCount.as('stars_count'), loads.as('loads_count')])
-      .where('jobs.shared_to_explore', '=', true)
+      .where((eb) =>
+        personalOf === undefined
+          ? eb('jobs.shared_to_explore', '=', true)
+          : eb.and([
+              eb('jobs.shared_to_personal', '=', true),
+              eb('jobs.owner_uid', '=', personalOf),
+            ]),
+      )
       .where('jobs.status', '=', 'completed');
     query =
       sort === 'rating'
@@ -176,7 +188,11 @@ export class JobsRepository {
     const count = await this.db
       .selectFrom('jobs')
       .select(sql<string>`count(*)`.as('n'))
-      .where('shared_to_explore', '=', true)
+      .where((eb) =>
+        personalOf === undefined
+          ? eb('shared_to_explore', '=', true)
+          : eb.and([eb('shared_to_personal', '=', true), eb('owner_uid', '=', personalOf)]),
+      )
       .where('status', '=', 'completed')
       .executeTakeFirstOrThrow();
     return {

@@ -35,6 +35,15 @@ export class UsersRepository {
     return row ? toUser(row) : null;
   }
 
+  async findByHandle(handle: string): Promise<User | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('handle', '=', handle)
+      .executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
   async findByEmail(email: string): Promise<User | null> {
     const row = await this.db
       .selectFrom('users')

@@ -1,5 +1,7 @@
 import {
   exploreQuerySchema,
+  handleParamsSchema,
+  type PersonalPageResponse,
   pageQuerySchema,
   upgradeRequestBodySchema,
   type ExploreItem,
@@ -20,6 +22,22 @@ export function registerListRoutes(root: FastifyInstance, services: Services): v
     { schema: { querystring: exploreQuerySchema }, config: { anonymous: true } },
     async (request): Promise<Paged<ExploreItem>> =>
       services.jobs.explore(request.query.sort, request.query.page, request.query.pageSize),
+  );
+
+  // A Pro user's personal page: the lessons they shared to Personal, for anyone with the link.
+  app.get(
+    '/api/users/:handle/lessons',
+    {
+      schema: { params: handleParamsSchema, querystring: exploreQuerySchema },
+      config: { anonymous: true },
+    },
+    async (request): Promise<PersonalPageResponse> =>
+      services.jobs.personal(
+        request.params.handle,
+        request.query.sort,
+        request.query.page,
+        request.query.pageSize,
+      ),
   );
 
   app.get(

@@ -35,6 +35,7 @@ import { CreditsRepository, InsufficientCreditsError } from '../repositories/cre
 import { EngagementRepository } from '../repositories/engagement.repository.js';
 import { JobFilesRepository, type FileVersion } from '../repositories/job-files.repository.js';
 import { JobsRepository, type JobRecord } from '../repositories/jobs.repository.js';
+import { UsersRepository } from '../repositories/users.repository.js';
 import { jobObjectKey } from '../storage/keys.js';
 import { JobAccessPolicy } from './job-access.js';
 
@@ -329,8 +330,28 @@ export class JobsService {
     });
   }
 
-  async explore(sort: ExploreSort, page: number, pageSize: number): Promise<Paged<ExploreItem>> {
-    const { rows, total } = await this.jobs.listExplore(sort, page, pageSize);
+  /**
+   * A personal page (/u/<handle>): the lessons its owner shared to Personal, for anyone with the
+   * link, opened with view credits as from Explore. An unknown handle is not found.
+   */
+  async personal(
+    handle: string,
+    sort: ExploreSort,
+    page: number,
+    pageSize: number,
+  ): Promise<Paged<ExploreItem> & { handle: string }> {
+    const owner = await new UsersRepository(this.ctx.database.db).findByHandle(handle);
+    if (!owner) throw notFound('No such personal page.');
+    return { ...(await this.explore(sort, page, pageSize, owner.uid)), handle: owner.handle };
+  }
+
+  async explore(
+    sort: ExploreSort,
+    page: number,
+    pageSize: number,
+    personalOf?: string,
+  ): Promise<Paged<ExploreItem>> {
+    const { rows, total } = await this.jobs.listExplore(sort, page, pageSize, personalOf);
     const items = await Promise.all(
       rows.map(async (r) => ({
         jobId: r.id,

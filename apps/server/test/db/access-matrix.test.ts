@@ -18,6 +18,7 @@ interface Fixture {
   /** A signed GET link of one of the job's files. */
   downloadUrl: string;
   ownerUid: string;
+  ownerHandle: string;
 }
 interface Call {
   path: string;
@@ -299,6 +300,12 @@ const MATRIX: MatrixEntry[] = [
     expect: { none: [401, 201, 201, 409, 409] },
   },
   { route: 'GET /api/explore', call: () => ({ path: '/api/explore' }), expect: { none: EVERYONE } },
+  // A personal page is for anyone with its link.
+  {
+    route: 'GET /api/users/:handle/lessons',
+    call: (f) => ({ path: `/api/users/${f.ownerHandle}/lessons` }),
+    expect: { none: EVERYONE },
+  },
   {
     route: 'GET /api/my-jobs',
     call: () => ({ path: '/api/my-jobs' }),
@@ -395,6 +402,7 @@ describe(`access matrix (${testDatabaseDriver()})`, () => {
       uploadKey: signed.gcsFilePath,
       downloadUrl,
       ownerUid: users.owner.uid,
+      ownerHandle: users.owner.handle,
     };
     fixtures.shared = {
       jobId: shared.jobId,
@@ -402,6 +410,7 @@ describe(`access matrix (${testDatabaseDriver()})`, () => {
       uploadKey: signed.gcsFilePath,
       downloadUrl,
       ownerUid: users.owner.uid,
+      ownerHandle: users.owner.handle,
     };
     fixtures.none = fixtures.private;
   });

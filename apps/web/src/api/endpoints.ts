@@ -11,6 +11,7 @@ import {
   type MyJobItem,
   type NotesResponse,
   type Paged,
+  type PersonalPageResponse,
   type ProcessVideoResponse,
   type SignedUploadResponse,
   type UpgradeRequestsResponse,
@@ -114,6 +115,11 @@ export const api = {
   explore: (sort: ExploreSort, page: number, pageSize: number) =>
     session.api<Paged<ExploreItem>>(
       `/api/explore?sort=${sort}&page=${String(page)}&pageSize=${String(pageSize)}`,
+    ),
+
+  personalPage: (handle: string, page: number, pageSize: number) =>
+    session.api<PersonalPageResponse>(
+      `/api/users/${q(handle)}/lessons?page=${String(page)}&pageSize=${String(pageSize)}`,
     ),
 
   myJobs: (page: number, pageSize: number) =>

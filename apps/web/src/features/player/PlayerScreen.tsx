@@ -267,6 +267,7 @@ export function PlayerScreen(props: {
                 sharedToExplore={meta.meta.sharedToExplore}
                 sharedToPersonal={meta.meta.sharedToPersonal}
                 version={settings.tabSource}
+                {...(session.user ? { handle: session.user.handle } : {})}
                 onShare={async (flag, on) => {
                   await api.patchJob(
                     jobId,

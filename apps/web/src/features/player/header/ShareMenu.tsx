@@ -58,6 +58,8 @@ export function ShareMenu(props: {
   sharedToPersonal: boolean;
   /** The version of the tab on screen, which the copied link opens. */
   version?: ShareVersion;
+  /** The signed-in user's handle: a Pro owner's menu links to their personal page. */
+  handle?: string;
   /** Flips one of the owner's flags; rejects with a message the menu shows. */
   onShare: (flag: ShareFlag, on: boolean) => Promise<void>;
   /** Opens the export dialog (a pilot or admin owner with edit access, the lesson loaded). */
@@ -225,6 +227,15 @@ export function ShareMenu(props: {
             )}
             {isOwner &&
               (pro ? toggle('sharedToPersonal', 'Share to Personal') : locked('Share to Personal'))}
+            {isOwner && pro && props.handle && (
+              <a
+                className="lp-menu-item lp-share-page"
+                href={`/u/${encodeURIComponent(props.handle)}`}
+              >
+                <span>Your personal page</span>
+                <span className="muted small">/u/{props.handle}</span>
+              </a>
+            )}
             {isOwner &&
               (pro ? (
                 <button
