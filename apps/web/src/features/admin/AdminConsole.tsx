@@ -150,7 +150,8 @@ function UpgradeRequestsSection() {
         </table>
       )}
       <p className="muted small">
-        Approving makes the user a pilot (Pro features) at once; they see the outcome on their
+        Approving makes the user a pilot (Pro features) at once, with the Pro plan&apos;s 10
+        creation credits for this month (and each month after); they see the outcome on their
         Credits page.
       </p>
     </section>
@@ -210,7 +211,7 @@ function UsersSection() {
               <th scope="col">Role</th>
               <th scope="col">Creator</th>
               <th scope="col">View</th>
-              <th scope="col">Grant credits</th>
+              <th scope="col">Grant or set credits</th>
             </tr>
           </thead>
           <tbody>
