@@ -15,6 +15,8 @@ const ANONYMOUS_ROUTES = [
   'PUT /api/storage/object',
   'GET /api/storage/object',
   'GET /api/explore',
+  // A Pro user's personal page, for anyone with its link (issue 37).
+  'GET /api/users/:handle/lessons',
   // The API's own description and its docs page.
   'GET /api/openapi.json',
   'GET /api/docs',
