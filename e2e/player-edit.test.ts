@@ -318,6 +318,21 @@ describe('tab editor in Chromium', () => {
     await other.close();
   });
 
+  it('says why a note cannot move to another string (issue 37)', async () => {
+    await page.locator('.lp[data-mode="edit"]').waitFor();
+    await seekTo(page, 0);
+    // The 15 on the low E string: there is no lower string.
+    await clickText(page, '15');
+    await page.keyboard.press('PageDown');
+    await page
+      .getByTestId('edit-refusal')
+      .filter({ hasText: 'There is no lower string: the note stays.' })
+      .waitFor();
+    // The next command clears it.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('edit-refusal').waitFor({ state: 'detached' });
+  });
+
   it('counts an edit made after a save and an undo as unsaved, and saves it (issue 37)', async () => {
     await page.locator('.lp[data-mode="edit"]').waitFor();
     await seekTo(page, 0);

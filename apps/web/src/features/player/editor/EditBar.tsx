@@ -95,6 +95,11 @@ export function EditBar(props: {
         >
           {summary}
         </span>
+        {editor.refusal && (
+          <span className="lp-edit-refusal" role="status" data-testid="edit-refusal">
+            {editor.refusal}
+          </span>
+        )}
         {notes.length > 0 && (
           <>
             <div className="lp-popover">

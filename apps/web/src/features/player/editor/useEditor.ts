@@ -97,6 +97,8 @@ export function useEditor(input: {
   const [rect, setRect] = useState<TimelineOverlay['rect']>(null);
   const [naming, setNaming] = useState<ChordNaming | null>(null);
   const [refingering, setRefingering] = useState(false);
+  /** Why the last command changed nothing (a refused string move), shown until the next one. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const clipboard = useRef<NoteEvent[]>([]);
   const pending = useRef<PendingFret | null>(null);
   /**
@@ -167,6 +169,7 @@ export function useEditor(input: {
 
   const clear = () => {
     setSelection(NONE);
+    setRefusal(null);
     pending.current = null;
   };
 
@@ -179,6 +182,7 @@ export function useEditor(input: {
 
   const onKey = (key: EditKey) => {
     const d = live.current.history.doc;
+    setRefusal(null);
     switch (key.type) {
       case 'digit': {
         const typed = typeFretDigit(pending.current, key.digit, performance.now());
@@ -221,9 +225,31 @@ export function useEditor(input: {
         }
         return;
       }
-      case 'string':
-        editSelected('Move to string', (n) => moveToString(n, n.string + key.by, tuning));
+      case 'string': {
+        // A note with no place on the next string (none there, or its fret there outside 0-24)
+        // stays where it is; say why rather than do nothing silently.
+        let edge = 0;
+        let range = 0;
+        editSelected('Move to string', (n) => {
+          const to = n.string + key.by;
+          if (to < 1 || to > 6) {
+            edge += 1;
+            return n;
+          }
+          const moved = moveToString(n, to, tuning);
+          if (moved === null) range += 1;
+          return moved;
+        });
+        const side = key.by > 0 ? 'lower' : 'higher';
+        setRefusal(
+          range > 0
+            ? `No place on the next ${side} string within frets 0 to 24: the note stays.`
+            : edge > 0
+              ? `There is no ${side} string: the note stays.`
+              : null,
+        );
         return;
+      }
       case 'technique':
         editSelected('Technique', (n) => setTechnique(n, key.side, key.technique));
         return;
@@ -429,6 +455,11 @@ export function useEditor(input: {
   return {
     enabled,
     selection: valid,
+    /** Why the last string move changed nothing, or null. */
+    refusal,
+    clearRefusal: () => {
+      setRefusal(null);
+    },
     /** How many of the AI's notes are still doubtful (the review counter). */
     doubtful,
     /** The single selected note's place and its other playable places (the fretboard's rings). */
