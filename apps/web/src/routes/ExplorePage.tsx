@@ -3,9 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints';
-import { pageCount } from '../features/explore/format';
-import { LessonCard } from '../features/explore/LessonCard';
-import { Pager } from '../features/explore/Pager';
+import { LessonList } from '../features/explore/LessonList';
 import { Icon } from '../ui/Icon';
 
 const PAGE_SIZE = 12;
@@ -62,46 +60,29 @@ export function ExplorePage() {
         </div>
       </header>
 
-      {list.isPending ? (
-        <p className="muted" role="status">
-          Loading lessons…
-        </p>
-      ) : list.isError ? (
-        <p className="form-error" role="alert">
-          The lessons could not be loaded. Please refresh the page.
-        </p>
-      ) : list.data.items.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <Icon name="globe" size={28} />
-          </span>
-          <h2>No shared lessons yet</h2>
-          <p className="muted">
-            Be the first: upload a video, then share the finished lesson to Explore from My videos.
-          </p>
-          <Link className="button" to="/#upload">
-            Upload a video
-          </Link>
-        </div>
-      ) : (
-        <>
-          <p className="muted small" aria-live="polite">
-            {list.data.total} {list.data.total === 1 ? 'lesson' : 'lessons'}
-          </p>
-          <ul className="card-grid">
-            {list.data.items.map((item) => (
-              <LessonCard key={item.jobId} item={item} />
-            ))}
-          </ul>
-          <Pager
-            page={page}
-            pages={pageCount(list.data.total, PAGE_SIZE)}
-            onPage={(p) => {
-              go({ page: p });
-            }}
-          />
-        </>
-      )}
+      <LessonList
+        list={list}
+        page={page}
+        pageSize={PAGE_SIZE}
+        onPage={(p) => {
+          go({ page: p });
+        }}
+        empty={
+          <div className="empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <Icon name="globe" size={28} />
+            </span>
+            <h2>No shared lessons yet</h2>
+            <p className="muted">
+              Be the first: upload a video, then share the finished lesson to Explore from My
+              videos.
+            </p>
+            <Link className="button" to="/#upload">
+              Upload a video
+            </Link>
+          </div>
+        }
+      />
     </main>
   );
 }

@@ -3,9 +3,7 @@ import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/endpoints';
 import { ApiRequestError } from '../api/session';
-import { pageCount } from '../features/explore/format';
-import { LessonCard } from '../features/explore/LessonCard';
-import { Pager } from '../features/explore/Pager';
+import { LessonList } from '../features/explore/LessonList';
 import { Icon } from '../ui/Icon';
 
 const PAGE_SIZE = 12;
@@ -44,11 +42,7 @@ export function PersonalPage() {
           </p>
         </div>
       </header>
-      {list.isPending ? (
-        <p className="muted" role="status">
-          Loading lessons…
-        </p>
-      ) : missing ? (
+      {missing ? (
         <div className="empty-state" role="alert">
           <h2>No such page</h2>
           <p className="muted">Nobody called @{handle} has a personal page here.</p>
@@ -56,39 +50,27 @@ export function PersonalPage() {
             Explore lessons
           </Link>
         </div>
-      ) : list.isError ? (
-        <p className="form-error" role="alert">
-          The lessons could not be loaded. Please refresh the page.
-        </p>
-      ) : list.data.items.length === 0 ? (
-        <div className="empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <Icon name="globe" size={28} />
-          </span>
-          <h2>Nothing shared here yet</h2>
-          <p className="muted">@{handle} has not shared a lesson to their personal page.</p>
-          <Link className="button" to="/explore">
-            Explore lessons
-          </Link>
-        </div>
       ) : (
-        <>
-          <p className="muted small" aria-live="polite">
-            {list.data.total} {list.data.total === 1 ? 'lesson' : 'lessons'}
-          </p>
-          <ul className="card-grid">
-            {list.data.items.map((item) => (
-              <LessonCard key={item.jobId} item={item} />
-            ))}
-          </ul>
-          <Pager
-            page={page}
-            pages={pageCount(list.data.total, PAGE_SIZE)}
-            onPage={(p) => {
-              setParams(new URLSearchParams({ page: String(p) }));
-            }}
-          />
-        </>
+        <LessonList
+          list={list}
+          page={page}
+          pageSize={PAGE_SIZE}
+          onPage={(p) => {
+            setParams(new URLSearchParams({ page: String(p) }));
+          }}
+          empty={
+            <div className="empty-state">
+              <span className="empty-icon" aria-hidden="true">
+                <Icon name="globe" size={28} />
+              </span>
+              <h2>Nothing shared here yet</h2>
+              <p className="muted">@{handle} has not shared a lesson to their personal page.</p>
+              <Link className="button" to="/explore">
+                Explore lessons
+              </Link>
+            </div>
+          }
+        />
       )}
     </main>
   );
