@@ -1,6 +1,7 @@
 import { isPrivileged, type Role } from '@riffscribe/core';
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { Link } from 'react-router';
 import { session } from '../../../api/session';
 import { Dialog } from '../../../ui/Dialog';
 import { download as saveFile } from '../../../ui/download';
@@ -106,30 +107,31 @@ export function ShareMenu(props: {
   const [privateNotice, setPrivateNotice] = useState(false);
   const isPrivate = isOwner && !shown('sharedToExplore') && !shown('sharedToPersonal');
   const link = shareLink(jobId, props.version ?? 'edited');
-  const copy = async () => {
-    setError(null);
-    if (isPrivate) {
-      setPrivateNotice(true);
-      return;
-    }
-    setPrivateNotice(false);
+  const writeLink = async () => {
     try {
       await navigator.clipboard.writeText(link);
       setCopied(true);
     } catch {
       setError(`Copy this link: ${link}`);
     }
+  };
+  const copy = async () => {
+    setError(null);
+    if (isPrivate) setPrivateNotice(true);
+    else await writeLink();
   };
   const shareAndCopy = async (flag: ShareFlag) => {
     if (!(await flip(flag, true))) return;
     setPrivateNotice(false);
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-    } catch {
-      setError(`Copy this link: ${link}`);
-    }
+    await writeLink();
   };
+  // Where the private notice offers to share: Explore, and for a Pro owner their personal page.
+  const shareChoices: [ShareFlag, string][] = [
+    ['sharedToExplore', 'Share to Explore and copy link'],
+    ...(pro
+      ? [['sharedToPersonal', 'Share to Personal and copy link'] as [ShareFlag, string]]
+      : []),
+  ];
   // A tab file: fetched with the session's token (a private lesson is not a public link), then
   // handed to the browser as a download under the name the server gave it.
   const [downloading, setDownloading] = useState<TabExportFormat | null>(null);
@@ -204,37 +206,30 @@ export function ShareMenu(props: {
                   open it.
                 </p>
                 <div className="lp-share-private-actions">
-                  <button
-                    type="button"
-                    className="button small"
-                    disabled={busy}
-                    onClick={() => void shareAndCopy('sharedToExplore')}
-                  >
-                    Share to Explore and copy link
-                  </button>
-                  {pro && (
+                  {shareChoices.map(([flag, label], k) => (
                     <button
+                      key={flag}
                       type="button"
-                      className="button small secondary"
+                      className={k === 0 ? 'button small' : 'button small secondary'}
                       disabled={busy}
-                      onClick={() => void shareAndCopy('sharedToPersonal')}
+                      onClick={() => void shareAndCopy(flag)}
                     >
-                      Share to Personal and copy link
+                      {label}
                     </button>
-                  )}
+                  ))}
                 </div>
               </div>
             )}
             {isOwner &&
               (pro ? toggle('sharedToPersonal', 'Share to Personal') : locked('Share to Personal'))}
             {isOwner && pro && props.handle && (
-              <a
+              <Link
                 className="lp-menu-item lp-share-page"
-                href={`/u/${encodeURIComponent(props.handle)}`}
+                to={`/u/${encodeURIComponent(props.handle)}`}
               >
                 <span>Your personal page</span>
                 <span className="muted small">/u/{props.handle}</span>
-              </a>
+              </Link>
             )}
             {isOwner &&
               (pro ? (
