@@ -1,5 +1,5 @@
 import type { JobStatus } from '@riffscribe/core';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.js';
 
 export interface JobRecord {
@@ -162,17 +162,20 @@ export class JobsRepository {
     >`(select avg(r.stars)::float8 from ratings r where r.job_id = jobs.id)`;
     const starsCount = sql<string>`(select count(*) from ratings r where r.job_id = jobs.id)`;
     const loads = sql<string>`(select count(*) from job_loads l where l.job_id = jobs.id)`;
-    let query = this.base()
-      .select([stars.as('stars'), starsCount.as('stars_count'), loads.as('loads_count')])
-      .where((eb) =>
+    // The same lessons for the page and for its count.
+    const listed = (eb: ExpressionBuilder<DB, 'jobs'>) =>
+      eb.and([
+        eb('jobs.status', '=', 'completed'),
         personalOf === undefined
           ? eb('jobs.shared_to_explore', '=', true)
           : eb.and([
               eb('jobs.shared_to_personal', '=', true),
               eb('jobs.owner_uid', '=', personalOf),
             ]),
-      )
-      .where('jobs.status', '=', 'completed');
+      ]);
+    let query = this.base()
+      .select([stars.as('stars'), starsCount.as('stars_count'), loads.as('loads_count')])
+      .where(listed);
     query =
       sort === 'rating'
         ? query.orderBy(sql`stars desc nulls last`).orderBy(sql`stars_count desc`)
@@ -188,12 +191,7 @@ export class JobsRepository {
     const count = await this.db
       .selectFrom('jobs')
       .select(sql<string>`count(*)`.as('n'))
-      .where((eb) =>
-        personalOf === undefined
-          ? eb('shared_to_explore', '=', true)
-          : eb.and([eb('shared_to_personal', '=', true), eb('owner_uid', '=', personalOf)]),
-      )
-      .where('status', '=', 'completed')
+      .where(listed)
       .executeTakeFirstOrThrow();
     return {
       rows: rows.map((r) => ({
