@@ -29,6 +29,9 @@ const TYPE_NAMES: Record<NoteValue, string> = {
   64: '64th',
 };
 
+/** Step letters in order (a sharp sits on C, D, F, G or A: the letter above it exists). */
+const LETTERS = 'CDEFGAB';
+
 const STEPS: readonly (readonly [string, number])[] = [
   ['C', 0],
   ['C', 1],
@@ -54,32 +57,20 @@ export function escapeXml(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-const FLAT_STEPS: readonly (readonly [string, number])[] = [
-  ['C', 0],
-  ['D', -1],
-  ['D', 0],
-  ['E', -1],
-  ['E', 0],
-  ['F', 0],
-  ['G', -1],
-  ['G', 0],
-  ['A', -1],
-  ['A', 0],
-  ['B', -1],
-  ['B', 0],
-];
-
 /**
- * Step, alter and octave of a MIDI pitch (60 = C4): spelled with flats in a flat key (`fifths`
- * below 0), with sharps otherwise.
+ * Step, alter and octave of a MIDI pitch (60 = C4), spelled with sharps; in a flat key (`fifths`
+ * below 0) a black key is the flat of the step above (G# is written Ab).
  */
 export function spellPitch(
   midi: number,
   fifths = 0,
 ): { step: string; alter: number; octave: number } {
-  const table = fifths < 0 ? FLAT_STEPS : STEPS;
-  const [step, alter] = table[((midi % 12) + 12) % 12] ?? ['C', 0];
-  return { step, alter, octave: Math.floor(midi / 12) - 1 };
+  const [sharp, raised] = STEPS[((midi % 12) + 12) % 12] ?? ['C', 0];
+  const octave = Math.floor(midi / 12) - 1;
+  if (fifths < 0 && raised === 1) {
+    return { step: LETTERS[LETTERS.indexOf(sharp) + 1] ?? sharp, alter: -1, octave };
+  }
+  return { step: sharp, alter: raised, octave };
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
