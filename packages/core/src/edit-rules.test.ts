@@ -11,6 +11,7 @@ import {
   clampTime,
   clearBend,
   dragPitchPoint,
+  moveByString,
   moveToString,
   newChord,
   newNote,
@@ -83,6 +84,14 @@ describe('spec section 5: frets and strings', () => {
     expect(clampString(0)).toBe(1);
     expect(clampString(9)).toBe(6);
     expect(clampString(3.4)).toBe(3);
+  });
+
+  it('moves a note one string over, or says why it cannot (issue 37)', () => {
+    expect(moveByString(note(), 1, DEFAULT_TUNING)).toMatchObject({ string: 4, fret: 10 });
+    expect(moveByString(note({ string: 6, fret: 3 }), 1, DEFAULT_TUNING)).toBe('no-string');
+    expect(moveByString(note({ string: 1, fret: 3 }), -1, DEFAULT_TUNING)).toBe('no-string');
+    // Fret 3 on G sounds a semitone below the open B string.
+    expect(moveByString(note({ fret: 3 }), -1, DEFAULT_TUNING)).toBe('no-fret');
   });
 
   it('moves a note to another string keeping its pitch, only to a whole fret 0..24', () => {
@@ -313,6 +322,11 @@ describe('what the server refuses', () => {
       'slide, hammer-on and pull-off cannot be set together on one side',
     ]);
     expect(noteProblems(note({ pitch_arr: [1, 11] }), null)).toHaveLength(1);
+    // Issue 37: what the editor no longer makes, the server no longer stores.
+    expect(noteProblems(note({ mute: true, vibrato: 'small' }), 10)).toEqual([
+      'a muted note has no bend or vibrato',
+    ]);
+    expect(noteProblems(toggleMute(applyBend(note(), BEND_PRESETS[0]!)), 10)).toEqual([]);
     expect(chordProblems(chord(), 10)).toEqual([]);
     expect(chordProblems(chord({ chord: ' ' }), 10)).toEqual(['its name must not be empty']);
     expect(chordProblems(chord({ end_time: 1.01 }), 10)).toEqual(['it must last at least 0.05 s']);

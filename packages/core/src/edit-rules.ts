@@ -124,6 +124,21 @@ export function moveToString(note: NoteEvent, string: number, tuning: Tuning): N
 }
 
 /**
+ * The note one string lower (`by` 1, the next string's number) or higher (-1) at the same pitch,
+ * or why it cannot go: there is no string on that side ('no-string'), or the pitch needs a fret
+ * outside 0..24 there ('no-fret').
+ */
+export function moveByString(
+  note: NoteEvent,
+  by: 1 | -1,
+  tuning: Tuning,
+): NoteEvent | 'no-string' | 'no-fret' {
+  const to = note.string + by;
+  if (to < 1 || to > STRING_COUNT) return 'no-string';
+  return moveToString(note, to, tuning) ?? 'no-fret';
+}
+
+/**
  * A new note where the user asked for it: 0.1 s long, capped by the video's duration, starting no
  * later than 0.05 s before the end so that it keeps the minimum length.
  */
@@ -443,6 +458,9 @@ export function noteProblems(note: NoteEvent, duration: number | null): string[]
     out.push('slide, hammer-on and pull-off cannot be set together on one side');
   if (note.pitch_arr.some((p) => p < PITCH_POINT_MIN || p > PITCH_POINT_MAX))
     out.push('its pitch points must be within -8..10');
+  // The editor gives a muted note none (toggleMute); the server holds every save to the same.
+  if (note.mute && (note.bend_to_fret !== null || note.vibrato !== ''))
+    out.push('a muted note has no bend or vibrato');
   return out;
 }
 

@@ -192,6 +192,7 @@ export {
   clearBend,
   dragPitchPoint,
   hasTechniqueConflict,
+  moveByString,
   moveToString,
   newChord,
   newNote,

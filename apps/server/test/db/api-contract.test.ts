@@ -626,6 +626,12 @@ describe(`API contract (${testDatabaseDriver()})`, () => {
         'Slide, hammer-on and pull-off cannot be set together on one side of a note.',
       );
       await expectError(await post([{ ...good, fret: 2.5 }]), 400);
+      // Issue 37: a muted note carries no bend or vibrato, whoever sends it.
+      await expectError(
+        await post([{ ...good, mute: true, vibrato: 'small' }]),
+        400,
+        'Note 1 (at 0.50 s) cannot be saved: a muted note has no bend or vibrato.',
+      );
       await expectError(
         await post([{ time: 0.99, end_time: 1.6, chord: 'G' }], 'chords'),
         400,

@@ -11,7 +11,7 @@ import {
   confirmNote,
   moveToPosition,
   clearBend,
-  moveToString,
+  moveByString,
   newChord,
   newNote,
   nudgeNote,
@@ -226,25 +226,19 @@ export function useEditor(input: {
         return;
       }
       case 'string': {
-        // A note with no place on the next string (none there, or its fret there outside 0-24)
-        // stays where it is; say why rather than do nothing silently.
-        let edge = 0;
-        let range = 0;
+        // A note with no place on the next string stays where it is; say why.
+        const refused = new Set<string>();
         editSelected('Move to string', (n) => {
-          const to = n.string + key.by;
-          if (to < 1 || to > 6) {
-            edge += 1;
-            return n;
-          }
-          const moved = moveToString(n, to, tuning);
-          if (moved === null) range += 1;
-          return moved;
+          const moved = moveByString(n, key.by, tuning);
+          if (typeof moved !== 'string') return moved;
+          refused.add(moved);
+          return null;
         });
         const side = key.by > 0 ? 'lower' : 'higher';
         setRefusal(
-          range > 0
+          refused.has('no-fret')
             ? `No place on the next ${side} string within frets 0 to 24: the note stays.`
-            : edge > 0
+            : refused.has('no-string')
               ? `There is no ${side} string: the note stays.`
               : null,
         );
