@@ -117,6 +117,9 @@ describe('admin command', () => {
           { timeout: 60_000 },
         )
         .toBe(200);
+      // The server answers on its socket (the command would otherwise open the database the
+      // server holds, a second PGlite on the same files).
+      expect(statSync(path.join(dataDir, 'admin.sock')).isSocket()).toBe(true);
       const set = await admin(
         'set-balance',
         'player@example.test',

@@ -25,14 +25,18 @@ export async function startAdminSocket(dataDir: string, database: Database): Pro
   rmSync(file, { force: true });
   const server = createServer((socket) => {
     let text = '';
+    let answered = false;
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
+      if (answered) return;
       text += chunk;
-      if (text.length > 64_000) socket.destroy();
-      if (!text.includes('\n')) return;
-      void answer(text.slice(0, text.indexOf('\n'))).then((a) =>
-        socket.end(`${JSON.stringify(a)}\n`),
-      );
+      const end = text.indexOf('\n');
+      if (end === -1) {
+        if (text.length > 64_000) socket.destroy();
+        return;
+      }
+      answered = true;
+      void answer(text.slice(0, end)).then((a) => socket.end(`${JSON.stringify(a)}\n`));
     });
     socket.on('error', () => undefined);
   });
