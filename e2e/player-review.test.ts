@@ -8,7 +8,7 @@ import { screenshot, sharedChromium } from './support/browser.js';
 import { editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
 import { signIn } from './support/auth.js';
-import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
+import { seedLesson, shareToExplore, startServerWithWeb, userByEmail } from './support/lessons.js';
 import { makeVideo, mediaDir } from './support/media.js';
 
 /**
@@ -197,11 +197,7 @@ describe('review queue in Chromium', () => {
   });
 
   it('shows the marks to the owner only: a viewer of the shared lesson sees the plain tab (issue 37)', async () => {
-    const shared = await server.request('PATCH', `/api/job?id=${jobId}`, {
-      token: owner.token,
-      json: { sharedToExplore: true },
-    });
-    expect(shared.status).toBe(200);
+    await shareToExplore(server, owner, jobId);
     const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const viewer = await other.newPage();
     try {

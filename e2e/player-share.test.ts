@@ -1,12 +1,14 @@
 import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreditsRepository } from '../apps/server/src/repositories/credits.repository.js';
 import { signIn } from './support/auth.js';
 import { downloadBytes, screenshot, sharedChromium } from './support/browser.js';
 import { editLesson } from './support/editor.js';
 import {
   finishedLesson,
   seedLesson,
+  shareToExplore,
   startServerWithWeb,
   userByEmail,
   type TestServer,
@@ -149,17 +151,23 @@ describe('the share menu in the player', () => {
     }
   });
 
-  it('the copied link opens the lesson for another user, on the version it names (issue 37)', async () => {
-    const owner = await server.createUser({ email: 'sam@example.test' });
+  /** Another user's lesson, shared to Explore, and a signed-in viewer's page in its own context. */
+  async function sharedLessonAndViewer(ownerEmail: string, viewerEmail: string) {
+    const owner = await server.createUser({ email: ownerEmail });
     const jobId = await seedLesson(server, owner, { ...editLesson(), video, duration: 6 });
-    await server.request('PATCH', `/api/job?id=${jobId}`, {
-      token: owner.token,
-      json: { sharedToExplore: true },
-    });
+    await shareToExplore(server, owner, jobId);
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
+    await signIn(page, server.url, { email: viewerEmail, name: 'Viewer' });
+    return { jobId, context, page, viewer: await userByEmail(server, viewerEmail) };
+  }
+
+  it('the copied link opens the lesson for another user, on the version it names (issue 37)', async () => {
+    const { jobId, context, page } = await sharedLessonAndViewer(
+      'sam@example.test',
+      'vic@example.test',
+    );
     try {
-      await signIn(page, server.url, { email: 'vic@example.test', name: 'Viewer Vic' });
       await page.goto(`${server.url}/lesson/${jobId}?jobId=${jobId}&version=original`);
       await page
         .getByRole('dialog', { name: 'Use 1 view credit?' })
@@ -180,23 +188,20 @@ describe('the share menu in the player', () => {
   });
 
   it('with no view credit left, a shared lesson shows the no-credits state at once (issue 37)', async () => {
-    const owner = await server.createUser({ email: 'nora@example.test' });
-    const jobId = await seedLesson(server, owner, { ...editLesson(), video, duration: 6 });
-    await server.request('PATCH', `/api/job?id=${jobId}`, {
-      token: owner.token,
-      json: { sharedToExplore: true },
-    });
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
+    const { jobId, context, page, viewer } = await sharedLessonAndViewer(
+      'nora@example.test',
+      'zero@example.test',
+    );
     try {
-      await signIn(page, server.url, { email: 'zero@example.test', name: 'Zero Credits' });
-      const zero = await userByEmail(server, 'zero@example.test');
-      await server.testDb.database.db
-        .updateTable('credit_balances')
-        .set({ balance: 0 })
-        .where('user_id', '=', zero.uid)
-        .where('kind', '=', 'view')
-        .execute();
+      await server.testDb.database.db.transaction().execute((trx) =>
+        new CreditsRepository().setBalance(trx, {
+          userId: viewer.uid,
+          kind: 'view',
+          target: 0,
+          reason: 'admin_set',
+          ref: 'test: no view credit left',
+        }),
+      );
       await page.goto(`${server.url}/lesson/${jobId}`);
       await page.getByText('View credits required to see this content.').waitFor();
       expect(await page.getByRole('dialog', { name: 'Use 1 view credit?' }).count()).toBe(0);

@@ -129,6 +129,15 @@ export async function seedLesson(
   return job.jobId;
 }
 
+/** Shares a lesson to Explore as its owner's Share menu does (PATCH /api/job). */
+export async function shareToExplore(server: TestServer, owner: TestUser, jobId: string) {
+  const res = await server.request('PATCH', `/api/job?id=${jobId}`, {
+    token: owner.token,
+    json: { sharedToExplore: true },
+  });
+  if (res.status !== 200) throw new Error(`share: ${String(res.status)} ${await res.text()}`);
+}
+
 /**
  * A finished lesson: notes, chords and results as the worker stores them, plus `video` as its
  * video.mp4; optionally named and shared to Explore.
