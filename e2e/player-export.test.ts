@@ -23,14 +23,17 @@ const EARLIER = SECONDS * 0.25;
 /** The MP4 tests use a shorter lesson: the conversion of 1536 x 2728 frames is slow on 2 cores. */
 const SHORT_SECONDS = Number(process.env.EXPORT_TEST_SHORT_SECONDS ?? '1');
 const PREVIEW = { width: 270, height: 480 };
-/** The default tab overlay's band in the 270 x 480 preview (overlayY 2672 of 3840, 1152 high). */
-const BAND = { top: Math.ceil((2672 / 3840) * 480) + 2, bottom: 478 };
+/** The tab overlay's band in the 270 x 480 preview as the test frames it (overlayY 2400 of 3840, 1152 high). */
+const BAND = {
+  top: Math.ceil((2400 / 3840) * 480) + 2,
+  bottom: Math.floor((3552 / 3840) * 480) - 2,
+};
 
-/** Mean absolute difference of two RGB images over the tab band's rows. */
-function bandDifference(a: Uint8Array, b: Uint8Array): number {
+/** Mean absolute difference of two RGB images over the tab band's rows (or all rows). */
+function bandDifference(a: Uint8Array, b: Uint8Array, rows = BAND): number {
   let sum = 0;
   let n = 0;
-  for (let y = BAND.top; y < BAND.bottom; y += 1) {
+  for (let y = rows.top; y < rows.bottom; y += 1) {
     for (let x = 0; x < PREVIEW.width * 3; x += 1) {
       const i = y * PREVIEW.width * 3 + x;
       sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
@@ -127,8 +130,18 @@ describe('export video with tabs', () => {
         await expect
           .poll(async () => (await previewPixels(page)).join(','))
           .toBe(atPreview.join(','));
+        // A framing of the user's own (video zoomed and moved, tab and logo moved): the server
+        // must place everything where the preview shows it.
+        await dialog.getByLabel('Video zoom').fill('1.5');
+        await dialog.getByLabel('Video left/right').fill('240');
+        await dialog.getByLabel('Tab position').fill('2400');
+        await dialog.getByLabel('Logo up/down').fill('400');
+        await expect
+          .poll(async () => (await previewPixels(page)).join(',') !== atPreview.join(','))
+          .toBe(true);
+        const framedPreview = await previewPixels(page);
 
-        await dialog.getByLabel('WebM (fastest)').check();
+        await dialog.getByLabel('WebM', { exact: true }).check();
         const started = Date.now();
         const [download] = await Promise.all([
           page.waitForEvent('download', { timeout: 120_000 + SECONDS * 15_000 }),
@@ -163,7 +176,7 @@ describe('export video with tabs', () => {
         // The tab in the middle of the video is the tab the preview drew for that time.
         const recorded = rgbFrame(file, AT, PREVIEW.width, PREVIEW.height);
         const elsewhere = rgbFrame(file, EARLIER, PREVIEW.width, PREVIEW.height);
-        const preview = Uint8Array.from(atPreview);
+        const preview = Uint8Array.from(framedPreview);
         const same = bandDifference(recorded, preview);
         const other = bandDifference(elsewhere, preview);
         console.info(
@@ -171,6 +184,11 @@ describe('export video with tabs', () => {
         );
         expect(same).toBeLessThan(other);
         expect(same).toBeLessThan(20);
+        // The whole picture too: the server framed the video where the preview shows it.
+        const whole = bandDifference(recorded, preview, { top: 0, bottom: PREVIEW.height });
+        console.info(`whole frame difference: ${whole.toFixed(1)}`);
+        expect(whole).toBeLessThan(12);
+        expect(await done.getAttribute('data-method')).toBe('on the server');
       } finally {
         await context.close();
       }
@@ -190,7 +208,7 @@ describe('export video with tabs', () => {
   });
 
   it(
-    'MP4: uploads the recording, converts it on the server and downloads webm_converted.mp4',
+    'MP4: renders the tab, the server puts it over the video; downloads <lesson>-tabs.mp4',
     async () => {
       const { context, page } = await pilotLesson('light', {
         file: shortVideo,
@@ -205,7 +223,13 @@ describe('export video with tabs', () => {
           void dialog
             .locator('.lp-export-progress p')
             .textContent({ timeout: 100 })
-            .then((t) => stages.add((t ?? '').replace(/….*/, '')))
+            .then((t) => {
+              const stage = (t ?? '').replace(/….*/, '');
+              if (!stages.has(stage)) {
+                console.info(`${stage} from ${((Date.now() - started) / 1000).toFixed(1)} s`);
+              }
+              stages.add(stage);
+            })
             .catch(() => undefined);
         }, 100);
         const [download] = await Promise.all([
@@ -213,7 +237,7 @@ describe('export video with tabs', () => {
           dialog.getByRole('button', { name: 'Export' }).click(),
         ]);
         clearInterval(watch);
-        expect(download.suggestedFilename()).toBe('webm_converted.mp4');
+        expect(download.suggestedFilename()).toMatch(/-tabs\.mp4$/);
         const file = path.join(work, 'converted.mp4');
         await download.saveAs(file);
         console.info(

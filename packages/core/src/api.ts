@@ -1,6 +1,7 @@
 import { beatGridSchema, type BeatGrid } from './music/beats.js';
 import { z } from 'zod';
 import { DOWNLOADABLE_FILE_NAMES, RATING_MAX, RATING_MIN } from './constants.js';
+import { exportOverlaySchema } from './export-layout.js';
 import type { ChordEvent, NoteEvent } from './events.js';
 import type { CreditKind, Role } from './roles.js';
 import { uploadConfigSchema } from './upload-config.js';
@@ -346,7 +347,10 @@ export interface ConvertUploadUrlResponse {
   method: 'PUT';
   headers: Record<string, string>;
 }
-export const convertStartBodySchema = z.object({ job_id: id });
+export const convertStartBodySchema = z.object({
+  job_id: id,
+  overlay: exportOverlaySchema.optional(),
+});
 export interface ConvertStartResponse {
   id: string;
 }

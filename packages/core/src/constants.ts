@@ -97,6 +97,7 @@ export const DOWNLOADABLE_FILE_NAMES = [
   'results',
   'video.mp4',
   'webm_converted.mp4',
+  'video_with_tabs.webm',
   'solo.wav',
   'guitar.wav',
   'electric.wav',

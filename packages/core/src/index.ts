@@ -68,11 +68,22 @@ export {
   VIDEO_ZOOM,
 } from './constants.js';
 export type { DownloadableFileName } from './constants.js';
+export {
+  EXPORT_FRAMING_LIMITS,
+  EXPORT_OUTPUT,
+  EXPORT_TAB_SHARE,
+  MAX_EXPORT_LOGO_BASE64,
+  bandPicture,
+  exportLayout,
+  exportOverlaySchema,
+} from './export-layout.js';
+export type { Box, ExportLayout, ExportOverlay, ExportPlacement } from './export-layout.js';
 export { CREDIT_KINDS, DEFAULT_ROLE, ROLES, isPrivileged, parseRole } from './roles.js';
 export type { CreditKind, Role } from './roles.js';
 export { MESSAGES, formatMegabytes } from './messages.js';
 export { normalizeFlag } from './flags.js';
 export {
+  exportFileName,
   isMeaningfulName,
   lessonDisplayName,
   normalizeProjectName,

@@ -29,3 +29,15 @@ export function lessonDisplayName(
   if (isMeaningfulName(otherName)) return otherName.trim();
   return stripExtension(fileName);
 }
+
+/**
+ * The file name an exported video with tabs downloads under: the lesson's name made safe for
+ * file systems (letters, digits, spaces as dashes), then `-tabs.<extension>`.
+ */
+export function exportFileName(lessonName: string, extension: 'mp4' | 'webm'): string {
+  const stem = lessonName
+    .replace(/[^\p{L}\p{N} _-]+/gu, '')
+    .trim()
+    .replace(/\s+/g, '-');
+  return `${stem || 'lesson'}-tabs.${extension}`;
+}

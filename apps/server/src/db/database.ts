@@ -8,6 +8,7 @@ import { initial } from './migrations/0001-initial.js';
 import { jobLeases } from './migrations/0002-job-leases.js';
 import { healthProbe } from './migrations/0003-health-probe.js';
 import { conversions } from './migrations/0004-conversions.js';
+import { conversionOverlay } from './migrations/0005-conversion-overlay.js';
 import { ConnectionLock, PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 
@@ -44,6 +45,7 @@ const migrations: MigrationProvider = {
       '0002-job-leases': jobLeases,
       '0003-health-probe': healthProbe,
       '0004-conversions': conversions,
+      '0005-conversion-overlay': conversionOverlay,
     }),
 };
 

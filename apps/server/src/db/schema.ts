@@ -146,6 +146,8 @@ export interface ConversionsTable {
   lease_expires_at: Timestamp | null;
   /** Runs started on the current upload (1 on the first). */
   attempts: Generated<number>;
+  /** The overlay to put over the lesson's video (core's ExportOverlay as JSON); null: convert as it is. */
+  overlay: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

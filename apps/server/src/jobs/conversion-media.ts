@@ -1,4 +1,10 @@
 import {
+  EXPORT_OUTPUT,
+  EXPORT_VIDEO_BITRATE,
+  exportLayout,
+  type ExportOverlay,
+} from '@riffscribe/core';
+import {
   EngineError,
   progressReader,
   runTool,
@@ -245,6 +251,191 @@ export async function convertRecording(options: ConvertOptions): Promise<number>
     },
   );
   if (seen.tooLong) throw new ConversionRefusal(TOO_LONG);
+  if (result.code !== 0) throw new ConversionRefusal(UNREADABLE);
+  return writtenUs / 1e6;
+}
+
+/** Containers the lesson's own video may come in (the pipeline writes MP4). */
+const LESSON_DEMUXERS = ['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', 'matroska', 'webm'];
+const PNG_DEMUXERS = ['png_pipe', 'image2'];
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A logo picture (base64 of a PNG) as bytes, or a refusal when it is not a PNG. */
+export function logoBytes(base64: string): Buffer {
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length < PNG_SIGNATURE.length || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    throw new ConversionRefusal('The logo picture could not be read.');
+  }
+  return bytes;
+}
+
+/** What the probe found in the lesson's own video. */
+export interface LessonVideoFacts {
+  width: number;
+  height: number;
+  seconds: number;
+  hasAudio: boolean;
+}
+
+/** Reads the lesson's video (the pipeline's `video.mp4`): its frame size, length and sound. */
+export async function probeLessonVideo(
+  ffprobe: string,
+  file: string,
+  signal?: AbortSignal,
+): Promise<LessonVideoFacts> {
+  let stdout = '';
+  const result = await tool(
+    ffprobe,
+    [
+      ...['-v', 'error', '-hide_banner'],
+      ...whitelistedInput(file, LESSON_DEMUXERS),
+      ...['-show_format', '-show_streams', '-of', 'json'],
+    ],
+    {
+      activity: "Reading the lesson's video",
+      timeoutMs: 30_000,
+      signal,
+      onStdout: (chunk) => {
+        stdout += chunk.toString('utf8');
+        return stdout.length < 1024 * 1024;
+      },
+    },
+  );
+  const unreadable = "The lesson's video could not be read.";
+  if (result.code !== 0) throw new ConversionRefusal(unreadable);
+  let json: ProbeJson & { streams?: { duration?: string }[] };
+  try {
+    json = JSON.parse(stdout) as typeof json;
+  } catch {
+    throw new ConversionRefusal(unreadable);
+  }
+  const streams = json.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1);
+  const width = video?.width ?? 0;
+  const height = video?.height ?? 0;
+  const seconds = Number(json.format?.duration);
+  if (width <= 0 || height <= 0 || !(seconds > 0)) throw new ConversionRefusal(unreadable);
+  return { width, height, seconds, hasAudio: streams.some((s) => s.codec_type === 'audio') };
+}
+
+const even = (n: number) => 2 * Math.round(n / 2);
+
+/**
+ * The filter graph that puts the tab overlay over the lesson's video, placed as the browser's
+ * preview places it (core's exportLayout): a black EXPORT_OUTPUT picture, the visible part of
+ * the video cropped and scaled into its box (never scaled past the picture, however far it is
+ * zoomed), the band (input 1) at its top, the logo (input 2) at its corner. Positions and sizes
+ * are whole even pixels (4:2:0 video): at most a pixel from the preview.
+ */
+export function overlayFilter(
+  overlay: ExportOverlay,
+  video: { width: number; height: number },
+): string {
+  const output = EXPORT_OUTPUT;
+  const layout = exportLayout(overlay.framing, video, output);
+  const parts = [`color=c=black:s=${String(output.width)}x${String(output.height)}:r=30[bg]`];
+  let base = '[bg]';
+  const box = layout.video;
+  if (box) {
+    const x0 = Math.max(0, box.x);
+    const y0 = Math.max(0, box.y);
+    const x1 = Math.min(output.width, box.x + box.width);
+    const y1 = Math.min(output.height, box.y + box.height);
+    const dx = even(x0);
+    const dy = even(y0);
+    const dw = even(x1) - dx;
+    const dh = even(y1) - dy;
+    if (dw >= 2 && dh >= 2) {
+      // The source pixels that land in the visible box.
+      const perX = video.width / box.width;
+      const perY = video.height / box.height;
+      const sx = Math.max(0, Math.floor((x0 - box.x) * perX));
+      const sy = Math.max(0, Math.floor((y0 - box.y) * perY));
+      const sw = Math.max(1, Math.min(video.width - sx, Math.round((x1 - x0) * perX)));
+      const sh = Math.max(1, Math.min(video.height - sy, Math.round((y1 - y0) * perY)));
+      parts.push(
+        `[0:v]fps=30,crop=${String(sw)}:${String(sh)}:${String(sx)}:${String(sy)},` +
+          `scale=${String(dw)}:${String(dh)},setsar=1[v]`,
+        `[bg][v]overlay=${String(dx)}:${String(dy)}[withvideo]`,
+      );
+      base = '[withvideo]';
+    }
+  }
+  const bandY = even(Math.min(layout.band.top, output.height - layout.band.height));
+  parts.push(
+    `${base}[1:v]overlay=0:${String(Math.max(0, bandY))}[withband]`,
+    `[withband][2:v]overlay=${String(Math.round(layout.logo.x))}:${String(Math.round(layout.logo.y))},format=yuv420p[out]`,
+  );
+  return parts.join(';');
+}
+
+const ENCODERS: Record<ExportOverlay['format'], string[]> = {
+  // x264's fastest preset at the spec's 20 Mbit/s: the picture is clean at that rate, and a
+  // 20 s lesson takes seconds, not minutes, on two cores.
+  mp4: [
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', String(EXPORT_VIDEO_BITRATE)],
+    ...['-maxrate', String(EXPORT_VIDEO_BITRATE), '-bufsize', String(EXPORT_VIDEO_BITRATE * 2)],
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '160k', '-ac', '2'],
+    ...['-movflags', '+faststart', '-f', 'mp4'],
+  ],
+  webm: [
+    ...['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-threads', '2'],
+    ...['-b:v', String(EXPORT_VIDEO_BITRATE), '-pix_fmt', 'yuv420p'],
+    ...['-c:a', 'libopus', '-b:a', '128k', '-f', 'webm'],
+  ],
+};
+
+export interface ComposeOptions {
+  ffmpeg: string;
+  /** The lesson's own video, its facts (probeLessonVideo), the band and the logo PNG. */
+  lessonVideo: string;
+  facts: LessonVideoFacts;
+  band: string;
+  logo: string;
+  overlay: ExportOverlay;
+  output: string;
+  /** The longest output allowed, in seconds. */
+  limitSeconds: number;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  onProgress?: (percent: number) => void;
+}
+
+/**
+ * Makes the exported video on the server: the lesson's video framed as the user framed it,
+ * the tab overlay band the browser rendered and the logo over it, the lesson's sound, encoded
+ * as MP4 (H.264/AAC) or WebM (VP8/Opus) at 30 fps and the spec's 20 Mbit/s. The output lasts
+ * as long as the lesson's video (at most `limitSeconds`). Returns the seconds written.
+ */
+export async function composeOverlay(options: ComposeOptions): Promise<number> {
+  const seconds = Math.min(options.facts.seconds, options.limitSeconds);
+  const expectedUs = Math.max(1, seconds * 1e6);
+  let writtenUs = 0;
+  const result = await tool(
+    options.ffmpeg,
+    [
+      ...['-nostdin', '-hide_banner', '-v', 'error'],
+      ...whitelistedInput(options.lessonVideo, LESSON_DEMUXERS),
+      ...inputArgs(options.band),
+      ...whitelistedInput(options.logo, PNG_DEMUXERS),
+      '-filter_complex',
+      overlayFilter(options.overlay, options.facts),
+      ...['-map', '[out]', ...(options.facts.hasAudio ? ['-map', '0:a:0'] : [])],
+      ...['-t', seconds.toFixed(3), '-r', '30'],
+      ...ENCODERS[options.overlay.format],
+      ...['-progress', 'pipe:1', '-nostats', '-y', options.output],
+    ],
+    {
+      activity: 'Putting the tabs over the video',
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      onStdout: progressReader((us) => {
+        writtenUs = Math.max(writtenUs, us);
+        options.onProgress?.(Math.min(100, (writtenUs / expectedUs) * 100));
+        return true;
+      }),
+    },
+  );
   if (result.code !== 0) throw new ConversionRefusal(UNREADABLE);
   return writtenUs / 1e6;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,10 +14,14 @@ import {
 import { jobObjectKey } from '../storage/keys.js';
 import { ObjectNotFoundError, type ObjectStore } from '../storage/object-store.js';
 import { putFile } from '../storage/put-file.js';
+import { JobFilesRepository } from '../repositories/job-files.repository.js';
 import {
   ConversionRefusal,
   TOO_SLOW,
+  composeOverlay,
   convertRecording,
+  logoBytes,
+  probeLessonVideo,
   probeRecording,
   recordingLimitSeconds,
 } from './conversion-media.js';
@@ -33,6 +37,15 @@ export { recordingByteLimit } from './conversion-media.js';
 
 /** The job file the MP4 becomes (download-result serves it). */
 export const CONVERTED_FILE_NAME = 'webm_converted.mp4';
+/** The job file a WebM export with the overlay put on by the server becomes. */
+export const OVERLAID_WEBM_FILE_NAME = 'video_with_tabs.webm';
+
+/** What a conversion stores: the job file's name, type and extension. */
+function outputOf(conversion: LeasedConversion) {
+  return conversion.overlay?.format === 'webm'
+    ? { name: OVERLAID_WEBM_FILE_NAME, contentType: 'video/webm', extension: 'webm' }
+    : { name: CONVERTED_FILE_NAME, contentType: 'video/mp4', extension: 'mp4' };
+}
 
 /**
  * Emitted (`queued`) when a conversion is started in this process, so this process's runner
@@ -200,7 +213,12 @@ export class ConversionRunner {
       this.workRoot,
       `${CONVERT_WORK_PREFIX}${jobId}-${String(conversion.attempts)}`,
     );
-    const outputKey = jobObjectKey(jobId, `webm_converted-${randomUUID()}.mp4`, 'original');
+    const made = outputOf(conversion);
+    const outputKey = jobObjectKey(
+      jobId,
+      `${made.name.replace(/\.\w+$/, '')}-${randomUUID()}.${made.extension}`,
+      'original',
+    );
     const output = { stored: false };
     const started = Date.now();
     log.info({ attempt: conversion.attempts }, 'conversion started');
@@ -210,10 +228,10 @@ export class ConversionRunner {
       });
       const replaced = await this.conversions.complete(jobId, token, {
         jobId,
-        name: CONVERTED_FILE_NAME,
+        name: made.name,
         version: 'original',
         key: outputKey,
-        contentType: 'video/mp4',
+        contentType: made.contentType,
         size,
       });
       if (replaced === false) {
@@ -259,19 +277,14 @@ export class ConversionRunner {
     const { jobId, token } = conversion;
     await makeWorkFolder(dir);
     const input = path.join(dir, 'recording.webm');
-    const output = path.join(dir, 'converted.mp4');
-    try {
-      await pipeline(
-        await this.deps.store.get(conversion.uploadKey),
-        createWriteStream(input, { mode: 0o600 }),
-        { signal },
-      );
-    } catch (error) {
-      if (error instanceof ObjectNotFoundError) {
-        throw new ConversionRefusal('The recording was not found. Please export the video again.');
-      }
-      throw error;
-    }
+    const made = outputOf(conversion);
+    const output = path.join(dir, `converted.${made.extension}`);
+    await this.copyObject(
+      conversion.uploadKey,
+      input,
+      signal,
+      'The recording was not found. Please export the video again.',
+    );
     await this.report(jobId, token, 2, signal);
     const limitSeconds = recordingLimitSeconds(conversion.lessonSeconds);
     const ffprobe = findFfprobe();
@@ -279,32 +292,83 @@ export class ConversionRunner {
     await this.report(jobId, token, 5, signal);
     const deadline = Date.now() + this.deps.timeLimitSeconds * 1000;
     let lastWrite = 0;
-    await convertRecording({
-      ffmpeg: findFfmpeg(),
-      input,
-      output,
-      limitSeconds,
-      expectedSeconds: Math.min(
+    const onProgress = (percent: number) => {
+      // At most one progress write a second; the poll reads every two.
+      const now = Date.now();
+      if (now - lastWrite < 1000) return;
+      lastWrite = now;
+      void this.report(jobId, token, 5 + percent * 0.9, signal).catch(() => undefined);
+    };
+    if (conversion.overlay) {
+      const lessonVideo = await this.lessonVideo(jobId, dir, signal);
+      const logo = path.join(dir, 'logo.png');
+      await writeFile(logo, logoBytes(conversion.overlay.logo_png), { mode: 0o600 });
+      await composeOverlay({
+        ffmpeg: findFfmpeg(),
+        lessonVideo,
+        facts: await probeLessonVideo(ffprobe, lessonVideo, signal),
+        band: input,
+        logo,
+        overlay: conversion.overlay,
+        output,
         limitSeconds,
-        facts.headerSeconds ?? conversion.lessonSeconds ?? limitSeconds,
-      ),
-      timeoutMs: this.deps.timeLimitSeconds * 1000,
-      signal,
-      onProgress: (percent) => {
-        // At most one progress write a second; the poll reads every two.
-        const now = Date.now();
-        if (now - lastWrite < 1000) return;
-        lastWrite = now;
-        void this.report(jobId, token, 5 + percent * 0.9, signal).catch(() => undefined);
-      },
-    });
+        timeoutMs: this.deps.timeLimitSeconds * 1000,
+        signal,
+        onProgress,
+      });
+    } else {
+      await convertRecording({
+        ffmpeg: findFfmpeg(),
+        input,
+        output,
+        limitSeconds,
+        expectedSeconds: Math.min(
+          limitSeconds,
+          facts.headerSeconds ?? conversion.lessonSeconds ?? limitSeconds,
+        ),
+        timeoutMs: this.deps.timeLimitSeconds * 1000,
+        signal,
+        onProgress,
+      });
+    }
     if (Date.now() > deadline) throw new ConversionRefusal(TOO_SLOW);
     const { size } = await stat(output);
     if (size === 0) throw new ConversionRefusal('The recording could not be read.');
     await this.report(jobId, token, 96, signal);
     onStored();
-    await putFile(this.deps.store, outputKey, output, 'video/mp4');
+    await putFile(this.deps.store, outputKey, output, made.contentType);
     return size;
+  }
+
+  /** The lesson's own video (`video.mp4`), copied into the working folder. */
+  private async lessonVideo(jobId: string, dir: string, signal: AbortSignal): Promise<string> {
+    const file = await new JobFilesRepository(this.deps.database.db).find(
+      jobId,
+      'video.mp4',
+      'original',
+    );
+    const missing = "The lesson's video is not available.";
+    if (!file) throw new ConversionRefusal(missing);
+    const local = path.join(dir, 'lesson-video');
+    await this.copyObject(file.key, local, signal, missing);
+    return local;
+  }
+
+  /** Copies a stored object into a file; a missing object is refused with `missing`. */
+  private async copyObject(
+    key: string,
+    file: string,
+    signal: AbortSignal,
+    missing: string,
+  ): Promise<void> {
+    try {
+      await pipeline(await this.deps.store.get(key), createWriteStream(file, { mode: 0o600 }), {
+        signal,
+      });
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) throw new ConversionRefusal(missing);
+      throw error;
+    }
   }
 
   /** Writes the percent done; throws when the run was aborted or its lease is gone. */

@@ -1,4 +1,4 @@
-import type { ConversionStatus } from '@riffscribe/core';
+import { exportOverlaySchema, type ConversionStatus, type ExportOverlay } from '@riffscribe/core';
 import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { JobFilesRepository, type JobFile } from './job-files.repository.js';
@@ -25,6 +25,19 @@ export interface LeasedConversion {
   /** Runs started on this upload, this one included. */
   attempts: number;
   token: string;
+  /** The tab overlay to put over the lesson's video; null: the upload is the whole video. */
+  overlay: ExportOverlay | null;
+}
+
+/** A stored overlay, or null (none, or one that no longer reads as one). */
+function readOverlay(text: string | null): ExportOverlay | null {
+  if (!text) return null;
+  try {
+    const parsed = exportOverlaySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -100,6 +113,7 @@ export class ConversionsRepository {
         lease_holder: null,
         lease_expires_at: null,
         attempts: 0,
+        overlay: null,
       };
       await trx
         .insertInto('conversions')
@@ -114,11 +128,25 @@ export class ConversionsRepository {
     });
   }
 
-  /** Queues a conversion waiting for `uploadKey`; false when it moved on (or was replaced). */
-  async enqueue(jobId: string, uploadKey: string): Promise<boolean> {
+  /**
+   * Queues a conversion waiting for `uploadKey`, with the overlay to put over the lesson's video
+   * (null: the upload is the whole video); false when it moved on (or was replaced).
+   */
+  async enqueue(
+    jobId: string,
+    uploadKey: string,
+    overlay: ExportOverlay | null = null,
+  ): Promise<boolean> {
     const row = await this.db
       .updateTable('conversions')
-      .set({ status: 'queued', progress: 0, error: null, attempts: 0, updated_at: sql`now()` })
+      .set({
+        status: 'queued',
+        progress: 0,
+        error: null,
+        attempts: 0,
+        overlay: overlay ? JSON.stringify(overlay) : null,
+        updated_at: sql`now()`,
+      })
       .where('job_id', '=', jobId)
       .where('status', '=', 'uploading')
       .where('upload_key', '=', uploadKey)
@@ -151,7 +179,12 @@ export class ConversionsRepository {
     holder: string;
     seconds: number;
   }): Promise<LeasedConversion | null> {
-    const result = await sql<{ job_id: string; upload_key: string; attempts: number }>`
+    const result = await sql<{
+      job_id: string;
+      upload_key: string;
+      attempts: number;
+      overlay: string | null;
+    }>`
       update conversions
       set status = 'processing', progress = 0, error = null,
           lease_token = ${lease.token}, lease_holder = ${lease.holder},
@@ -167,7 +200,7 @@ export class ConversionsRepository {
         for update skip locked
       )
       and (status = 'queued' or (status = 'processing' and lease_expires_at < now()))
-      returning job_id, upload_key, attempts`.execute(this.db);
+      returning job_id, upload_key, attempts, overlay`.execute(this.db);
     const row = result.rows[0];
     if (!row) return null;
     const job = await this.db
@@ -181,6 +214,7 @@ export class ConversionsRepository {
       lessonSeconds: job?.duration ?? null,
       attempts: row.attempts,
       token: lease.token,
+      overlay: readOverlay(row.overlay),
     };
   }
 

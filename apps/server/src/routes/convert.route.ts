@@ -23,7 +23,7 @@ export function registerConvertRoutes(root: FastifyInstance, services: Services)
   );
 
   app.post('/api/convert/start', { schema: { body: convertStartBodySchema } }, async (request) =>
-    services.convert.start(requireUser(request), request.body.job_id),
+    services.convert.start(requireUser(request), request.body.job_id, request.body.overlay ?? null),
   );
 
   app.get(

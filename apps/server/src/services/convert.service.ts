@@ -4,6 +4,7 @@ import {
   type ConvertStartResponse,
   type ConvertStatusResponse,
   type ConvertUploadUrlResponse,
+  type ExportOverlay,
 } from '@riffscribe/core';
 import type { AppContext, AuthUser } from '../context.js';
 import { badRequest, conflict, forbidden, notFound, payloadTooLarge } from '../errors.js';
@@ -77,7 +78,15 @@ export class ConvertService {
     return { upload_url: signed.url, method: 'PUT', headers: signed.headers };
   }
 
-  async start(user: AuthUser, jobId: string): Promise<ConvertStartResponse> {
+  /**
+   * Queues the uploaded recording's conversion; with `overlay`, the upload is the tab overlay
+   * alone and the runner puts it over the lesson's video (MP4 or WebM).
+   */
+  async start(
+    user: AuthUser,
+    jobId: string,
+    overlay: ExportOverlay | null = null,
+  ): Promise<ConvertStartResponse> {
     const job = await this.exportable(user, jobId);
     const conversion = await this.conversions.find(job.id);
     if (!conversion) throw conflict(UPLOAD_FIRST);
@@ -95,7 +104,7 @@ export class ConvertService {
       await this.ctx.store.delete(conversion.uploadKey);
       throw payloadTooLarge('The recording is too large.');
     }
-    if (!(await this.conversions.enqueue(job.id, conversion.uploadKey))) {
+    if (!(await this.conversions.enqueue(job.id, conversion.uploadKey, overlay))) {
       // Replaced by a new upload link meanwhile, or started by a parallel call.
       const now = await this.conversions.find(job.id);
       if (now?.status !== 'queued' && now?.status !== 'processing') throw conflict(UPLOAD_FIRST);

@@ -1,6 +1,7 @@
 import {
   MESSAGES,
   chordProblems,
+  exportFileName,
   lessonDisplayName,
   noteProblems,
   normalizeProjectName,
@@ -43,6 +44,17 @@ export type EventsKind = 'notes' | 'chords';
 type EventsOf<K extends EventsKind> = K extends 'notes' ? NoteEvent[] : ChordEvent[];
 
 /** Every job call of spec section 7 apart from upload and processing. */
+/**
+ * The name a file downloads under: an exported video with tabs is named after its lesson
+ * (`<lesson>-tabs.mp4`), the results file is JSON, the rest keep the spec's names.
+ */
+function downloadNameOf(job: JobRecord, fileName: DownloadableFileName): string {
+  const lesson = () => lessonDisplayName(job.projectName, null, job.fileName);
+  if (fileName === 'webm_converted.mp4') return exportFileName(lesson(), 'mp4');
+  if (fileName === 'video_with_tabs.webm') return exportFileName(lesson(), 'webm');
+  return fileName === 'results' ? 'results.json' : fileName;
+}
+
 export class JobsService {
   readonly jobs: JobsRepository;
   readonly files: JobFilesRepository;
@@ -326,7 +338,7 @@ export class JobsService {
     const file = await this.files.find(job.id, fileName, 'original');
     if (!file) throw notFound('This file is not available for this lesson.');
     return this.ctx.store.createDownloadUrl(file.key, {
-      downloadName: fileName === 'results' ? 'results.json' : fileName,
+      downloadName: downloadNameOf(job, fileName),
     });
   }
 

@@ -3,16 +3,21 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type {
-  ConvertStartResponse,
-  ConvertStatusResponse,
-  ConvertUploadUrlResponse,
-  DownloadResultResponse,
+import {
+  EXPORT_OUTPUT,
+  EXPORT_OVERLAY_DEFAULTS,
+  bandPicture,
+  exportLayout,
+  type ConvertStartResponse,
+  type ConvertStatusResponse,
+  type ConvertUploadUrlResponse,
+  type DownloadResultResponse,
 } from '@riffscribe/core';
-import { findFfprobe } from '@riffscribe/engine';
+import { findFfmpeg, findFfprobe } from '@riffscribe/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionRunner } from '../../src/jobs/conversion-runner.js';
 import { CONVERT_WORK_PREFIX } from '../../src/jobs/startup-cleanup.js';
+import { jobObjectKey } from '../../src/storage/keys.js';
 import { PRO_EXPORT_MESSAGE } from '../../src/services/convert.service.js';
 import { createLesson } from '../support/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
@@ -304,4 +309,144 @@ describe('MP4 export (/api/convert/*)', () => {
     expect((await start(pilot, jobId)).status).toBe(200);
     expect((await settle(pilot, jobId)).at(-1)).toMatchObject({ status: 'completed' });
   }, 120_000);
+
+  /** The RGB of one pixel of `file`'s frame at `seconds`. */
+  function pixel(file: string, seconds: number, x: number, y: number): number[] {
+    const raw = execFileSync(findFfmpeg(), [
+      ...['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1'],
+      ...[
+        '-vf',
+        `format=rgb24,crop=1:1:${String(x)}:${String(y)}`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ],
+    ]);
+    return [...raw.subarray(0, 3)];
+  }
+  const near = (rgb: number[], want: number[]) =>
+    rgb.every((v, i) => Math.abs(v - (want[i] ?? 0)) < 40);
+
+  it.each(['mp4', 'webm'] as const)(
+    'puts the browser’s tab overlay and logo over the lesson’s own video on the server (%s)',
+    async (format) => {
+      const jobId = await lesson(pilot, 2);
+      // The lesson's video: red, 16:9, with sound; stored as the pipeline stores it.
+      const source = path.join(dir, `lesson-${format}.mp4`);
+      await ffmpeg([
+        ...['-f', 'lavfi', '-i', 'color=c=red:size=640x360:rate=25'],
+        ...['-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=44100'],
+        ...['-map', '0:v', '-map', '1:a', '-t', '2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
+        ...['-c:a', 'aac', '-y', source],
+      ]);
+      const key = jobObjectKey(jobId, 'video.mp4', 'original');
+      const bytes = await readFile(source);
+      await server.ctx.store.put(key, bytes, 'video/mp4');
+      await server.ctx.database.db
+        .insertInto('job_files')
+        .values({
+          job_id: jobId,
+          name: 'video.mp4',
+          version: 'original',
+          key,
+          content_type: 'video/mp4',
+          size: bytes.length,
+        })
+        .execute();
+      // The band as the browser renders it (green) and the logo (blue).
+      const framing = {
+        ...EXPORT_OVERLAY_DEFAULTS,
+        videoZoom: 1,
+        videoOffsetX: 0,
+        videoOffsetY: 0,
+      };
+      const layout = exportLayout(framing, { width: 640, height: 360 }, EXPORT_OUTPUT);
+      const band = bandPicture(layout);
+      const bandFile = path.join(dir, `band-${format}.webm`);
+      await ffmpeg([
+        ...[
+          '-f',
+          'lavfi',
+          '-i',
+          `color=c=lime:size=${String(band.width)}x${String(band.height)}:rate=30`,
+        ],
+        ...['-t', '2', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-y', bandFile],
+      ]);
+      const logoFile = path.join(dir, `logo-${format}.png`);
+      await ffmpeg([
+        ...['-f', 'lavfi', '-i', 'color=c=blue:size=120x60', '-frames:v', '1', '-y', logoFile],
+      ]);
+      await upload(pilot, jobId, await readFile(bandFile));
+      const started = await server.request('POST', '/api/convert/start', {
+        token: pilot.token,
+        json: {
+          job_id: jobId,
+          overlay: { format, framing, logo_png: (await readFile(logoFile)).toString('base64') },
+        },
+      });
+      expect(started.status).toBe(200);
+      const seen = await settle(pilot, jobId);
+      expect(seen.at(-1)).toEqual({ status: 'completed', progress: 100, error: null });
+      const name = format === 'mp4' ? 'webm_converted.mp4' : 'video_with_tabs.webm';
+      const res = await server.request(
+        'GET',
+        `/api/download-result?jobId=${jobId}&fileName=${name}`,
+        {
+          token: pilot.token,
+        },
+      );
+      expect(res.status).toBe(200);
+      const { downloadUrl } = (await res.json()) as DownloadResultResponse;
+      const out = path.join(dir, `overlaid.${format}`);
+      await writeFile(out, Buffer.from(await (await fetch(downloadUrl)).arrayBuffer()));
+      const made = probe(out);
+      expect(made.format.format_name).toContain(format === 'mp4' ? 'mp4' : 'webm');
+      expect(made.streams.find((s) => s.codec_type === 'video')).toMatchObject({
+        codec_name: format === 'mp4' ? 'h264' : 'vp8',
+        width: EXPORT_OUTPUT.width,
+        height: EXPORT_OUTPUT.height,
+      });
+      expect(made.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe(
+        format === 'mp4' ? 'aac' : 'opus',
+      );
+      expect(Math.abs(Number(made.format.duration) - 2)).toBeLessThan(0.15);
+      // Where the preview puts each part: the video's middle, the band, the logo, black above.
+      const video = layout.video ?? { x: 0, y: 0, width: 0, height: 0 };
+      const mid = (a: number, b: number) => Math.round(a + b / 2);
+      expect(pixel(out, 1, mid(video.x, video.width), mid(video.y, video.height))).toSatisfy(
+        (rgb: number[]) => near(rgb, [255, 0, 0]),
+      );
+      expect(pixel(out, 1, 700, Math.round(layout.band.top + 40))).toSatisfy((rgb: number[]) =>
+        near(rgb, [0, 255, 0]),
+      );
+      expect(
+        pixel(out, 1, Math.round(layout.logo.x + 60), Math.round(layout.logo.y + 30)),
+      ).toSatisfy((rgb: number[]) => near(rgb, [0, 0, 255]));
+      expect(pixel(out, 1, 700, Math.round(video.y / 2) + 100)).toSatisfy((rgb: number[]) =>
+        near(rgb, [0, 0, 0]),
+      );
+    },
+    120_000,
+  );
+
+  it('refuses an overlay whose logo is not a picture, with a short sentence', async () => {
+    const jobId = await lesson(pilot, 2);
+    await upload(pilot, jobId, webm);
+    const framing = { ...EXPORT_OVERLAY_DEFAULTS, videoZoom: 1, videoOffsetX: 0, videoOffsetY: 0 };
+    const started = await server.request('POST', '/api/convert/start', {
+      token: pilot.token,
+      json: { job_id: jobId, overlay: { format: 'mp4', framing, logo_png: 'bm90IGEgcG5n' } },
+    });
+    expect(started.status).toBe(200);
+    const seen = await settle(pilot, jobId);
+    expect(seen.at(-1)?.status).toBe('failed');
+    expect(seen.at(-1)?.error).toMatch(/could not be read|not available/);
+    const bad = await server.request('POST', '/api/convert/start', {
+      token: pilot.token,
+      json: { job_id: jobId, overlay: { format: 'gif', framing, logo_png: 'AAAA' } },
+    });
+    expect(bad.status).toBe(400);
+  });
 });

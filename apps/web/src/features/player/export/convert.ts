@@ -5,6 +5,7 @@ import {
   type ConvertStatusResponse,
   type ConvertUploadUrlResponse,
   type DownloadResultResponse,
+  type ExportOverlay,
 } from '@riffscribe/core';
 import { session } from '../../../api/session';
 import { ExportCancelled } from './recorder';
@@ -61,18 +62,21 @@ function put(
 }
 
 /**
- * The MP4 path: upload the WebM (`/api/convert/upload-url`, PUT), start the server's conversion
- * (`/api/convert/start`), poll `/api/convert/status/{id}` every 2 s up to 150 times, then get the
- * MP4's link (download-result `webm_converted.mp4`). Each step that fails throws a
- * ConversionError with the spec's text for it.
+ * The server's part of an export: upload the WebM (`/api/convert/upload-url`, PUT), start the
+ * server's work (`/api/convert/start`), poll `/api/convert/status/{id}` every 2 s up to 150
+ * times, then get the result's link. With `overlay` the WebM is the tab overlay's band and the
+ * server puts it over the lesson's video (download-result `webm_converted.mp4` or
+ * `video_with_tabs.webm`); without, the WebM is the whole video, converted to MP4
+ * (`webm_converted.mp4`). Each step that fails throws a ConversionError with the spec's text.
  */
-export async function convertToMp4(options: {
+export async function convertOnServer(options: {
   jobId: string;
   webm: Blob;
+  overlay?: ExportOverlay;
   onStage: (stage: Mp4Stage, fraction: number) => void;
   signal: AbortSignal;
 }): Promise<string> {
-  const { jobId, webm, onStage, signal } = options;
+  const { jobId, webm, overlay, onStage, signal } = options;
   onStage('uploading', 0);
   let link: ConvertUploadUrlResponse;
   try {
@@ -96,8 +100,12 @@ export async function convertToMp4(options: {
 
   let id: string;
   try {
-    id = (await session.api<ConvertStartResponse>('/api/convert/start', post({ job_id: jobId })))
-      .id;
+    id = (
+      await session.api<ConvertStartResponse>(
+        '/api/convert/start',
+        post(overlay ? { job_id: jobId, overlay } : { job_id: jobId }),
+      )
+    ).id;
   } catch {
     throw new ConversionError('Failed to start conversion');
   }
@@ -121,7 +129,9 @@ export async function convertToMp4(options: {
   onStage('downloading', 0);
   try {
     const { downloadUrl } = await session.api<DownloadResultResponse>(
-      `/api/download-result?jobId=${encodeURIComponent(jobId)}&fileName=webm_converted.mp4`,
+      `/api/download-result?jobId=${encodeURIComponent(jobId)}&fileName=${
+        overlay?.format === 'webm' ? 'video_with_tabs.webm' : 'webm_converted.mp4'
+      }`,
     );
     return downloadUrl;
   } catch {

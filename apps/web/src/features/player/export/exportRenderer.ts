@@ -1,6 +1,7 @@
 import {
-  DEFAULT_OUTPUT_RESOLUTION,
-  EXPORT_CANVAS,
+  EXPORT_OUTPUT,
+  bandPicture,
+  exportLayout,
   type ChordEvent,
   type NoteEvent,
   type Tuning,
@@ -13,14 +14,8 @@ import { followScroll } from '../timeline/scale';
 import type { CanvasTheme } from '../timeline/theme';
 import type { ExportFraming } from './framing';
 
-/** The exported video's size: the spec's upload default (1536 x 2728, portrait). */
-export const EXPORT_OUTPUT = (() => {
-  const [w, h] = DEFAULT_OUTPUT_RESOLUTION.split('x').map(Number);
-  return { width: w ?? 1536, height: h ?? 2728 };
-})();
+export { EXPORT_OUTPUT };
 
-/** Share of the overlay the tab takes; the fretboard has the rest. */
-const TAB_SHARE = 0.7;
 /**
  * The tab is drawn by the player's own renderer in CSS px and scaled up: this many CSS px of
  * tab height (the player's smallest comfortable layout), whatever the overlay's size in pixels,
@@ -80,33 +75,45 @@ export class ExportRenderer {
    * element itself (the preview), or a bitmap of its frame (the export, see recorder.ts).
    */
   draw(video: ExportPicture | null, time: number, framing: ExportFraming): void {
-    const { ctx, canvas, lesson } = this;
-    const scale = canvas.width / EXPORT_CANVAS.width;
+    const { ctx, canvas } = this;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = '#000';
     ctx.fillRect(0, 0, canvas.width, canvas.height);
+    const layout = exportLayout(framing, video ? pictureSize(video) : null, canvas);
+    const box = layout.video;
+    if (video && box) ctx.drawImage(video, box.x, box.y, box.width, box.height);
+    const { top, tabHeight, fretHeight } = layout.band;
+    this.drawBand(ctx, top, canvas.width, tabHeight, fretHeight, time, framing);
+    drawLogo(ctx, layout.logo.x, layout.logo.y, layout.scale);
+  }
 
-    // The video: as wide as the picture, centred in the space above the tab, then zoomed about
-    // its centre and moved by the offsets.
-    const picture = video ? pictureSize(video) : null;
-    if (video && picture && picture.width > 0) {
-      const base = EXPORT_CANVAS.width / picture.width;
-      const w = picture.width * base * framing.videoZoom;
-      const h = picture.height * base * framing.videoZoom;
-      const cx = EXPORT_CANVAS.width / 2 + framing.videoOffsetX;
-      const cy = Math.max(h / 2, framing.overlayY / 2) + framing.videoOffsetY;
-      ctx.drawImage(video, (cx - w / 2) * scale, (cy - h / 2) * scale, w * scale, h * scale);
-    }
+  /**
+   * Draws only the tab overlay's band at `time` on `target` (bandPicture's size, top at 0): what
+   * the browser renders for the server, which puts it over the lesson's video (the band is
+   * opaque, so nothing of the video under it is lost).
+   */
+  drawBandOnly(target: HTMLCanvasElement, time: number, framing: ExportFraming): void {
+    const ctx = target.getContext('2d', { alpha: false });
+    if (!ctx) throw new Error('This browser cannot draw on a canvas.');
+    const band = bandPicture(exportLayout(framing, null, EXPORT_OUTPUT));
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    this.drawBand(ctx, 0, target.width, band.tabHeight, band.fretHeight, time, framing);
+  }
 
-    // The overlay: tab then fretboard, drawn by the player's renderers and scaled in.
-    const top = framing.overlayY * scale;
-    const width = canvas.width;
-    const height = framing.overlayHeight * scale;
-    const tabHeight = Math.round(height * TAB_SHARE);
-    const fretHeight = Math.round(height - tabHeight);
+  /** The overlay: tab then fretboard, drawn by the player's renderers and scaled in. */
+  private drawBand(
+    ctx: CanvasRenderingContext2D,
+    top: number,
+    width: number,
+    tabHeight: number,
+    fretHeight: number,
+    time: number,
+    framing: ExportFraming,
+  ): void {
+    const { lesson } = this;
     const dpr = tabHeight / TAB_CSS_HEIGHT;
     const cssWidth = width / dpr;
-    const key = `${String(width)}x${String(tabHeight)}|${String(framing.zoom)}`;
+    const key = `${String(width)}x${String(tabHeight)}x${String(fretHeight)}|${String(framing.zoom)}`;
     if (key !== this.sized) {
       this.tab.resize(cssWidth, TAB_CSS_HEIGHT, dpr);
       this.tab.setContent({
@@ -142,32 +149,58 @@ export class ExportRenderer {
       fingerDots(lit, lesson.capo, box),
     );
     ctx.drawImage(this.fretCanvas, 0, top + tabHeight, width, fretHeight);
-
-    this.drawLogo(framing.logoX * scale, framing.logoY * scale, scale);
   }
+}
 
-  /** The brand mark and name on a dark plate, so it reads over any video. */
-  private drawLogo(x: number, y: number, scale: number): void {
-    const { ctx } = this;
-    const size = 96 * scale;
-    ctx.save();
-    ctx.font = `700 ${String(64 * scale)}px Inter, system-ui, sans-serif`;
-    const text = 'Riffscribe';
-    const textWidth = ctx.measureText(text).width;
-    const pad = 20 * scale;
-    ctx.fillStyle = 'rgba(11, 12, 16, 0.72)';
-    roundRect(ctx, x, y, size + textWidth + pad * 3, size + pad * 2, 24 * scale);
-    ctx.fill();
-    ctx.fillStyle = '#ffa53a';
-    roundRect(ctx, x + pad, y + pad, size, size, 22 * scale);
-    ctx.fill();
-    ctx.fillStyle = '#1c0f02';
-    ctx.fillRect(x + pad + size * 0.22, y + pad + size * 0.44, size * 0.56, size * 0.12);
-    ctx.fillStyle = '#f4f1ea';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(text, x + size + pad * 2, y + pad + size / 2);
-    ctx.restore();
-  }
+/** The logo's plate size at `scale` (output pixels per EXPORT_CANVAS unit). */
+function logoSize(ctx: CanvasRenderingContext2D, scale: number) {
+  const size = 96 * scale;
+  const pad = 20 * scale;
+  ctx.font = `700 ${String(64 * scale)}px Inter, system-ui, sans-serif`;
+  const textWidth = ctx.measureText(LOGO_TEXT).width;
+  return { size, pad, width: size + textWidth + pad * 3, height: size + pad * 2 };
+}
+
+const LOGO_TEXT = 'Riffscribe';
+
+/**
+ * The logo alone as a PNG (transparent around its plate), as the export draws it at `scale`:
+ * the server puts it over the video where the framing says.
+ */
+export async function logoPng(scale: number): Promise<Blob> {
+  const canvas = document.createElement('canvas');
+  const probe = canvas.getContext('2d');
+  if (!probe) throw new Error('This browser cannot draw on a canvas.');
+  const { width, height } = logoSize(probe, scale);
+  canvas.width = Math.ceil(width);
+  canvas.height = Math.ceil(height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('This browser cannot draw on a canvas.');
+  drawLogo(ctx, 0, 0, scale);
+  return new Promise((resolve, reject) => {
+    canvas.toBlob((blob) => {
+      if (blob) resolve(blob);
+      else reject(new Error('The logo could not be drawn.'));
+    }, 'image/png');
+  });
+}
+
+/** The brand mark and name on a dark plate, so it reads over any video. */
+function drawLogo(ctx: CanvasRenderingContext2D, x: number, y: number, scale: number): void {
+  ctx.save();
+  const { size, pad, width, height } = logoSize(ctx, scale);
+  ctx.fillStyle = 'rgba(11, 12, 16, 0.72)';
+  roundRect(ctx, x, y, width, height, 24 * scale);
+  ctx.fill();
+  ctx.fillStyle = '#ffa53a';
+  roundRect(ctx, x + pad, y + pad, size, size, 22 * scale);
+  ctx.fill();
+  ctx.fillStyle = '#1c0f02';
+  ctx.fillRect(x + pad + size * 0.22, y + pad + size * 0.44, size * 0.56, size * 0.12);
+  ctx.fillStyle = '#f4f1ea';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(LOGO_TEXT, x + size + pad * 2, y + pad + size / 2);
+  ctx.restore();
 }
 
 function roundRect(

@@ -1,4 +1,9 @@
-import { EXPORT_CANVAS, EXPORT_OVERLAY_DEFAULTS, clamp } from '@riffscribe/core';
+import {
+  EXPORT_CANVAS,
+  EXPORT_FRAMING_LIMITS,
+  EXPORT_OVERLAY_DEFAULTS,
+  clamp,
+} from '@riffscribe/core';
 
 /**
  * Where things go in an exported video (spec section 3, "Export overlay / framing settings"), in
@@ -26,6 +31,7 @@ export const DEFAULT_FRAMING: ExportFraming = {
 };
 
 /** The framing editor's sliders: label, range and step of each setting. */
+const LIMITS = EXPORT_FRAMING_LIMITS;
 export const FRAMING_CONTROLS: readonly {
   key: keyof ExportFraming;
   label: string;
@@ -33,14 +39,14 @@ export const FRAMING_CONTROLS: readonly {
   max: number;
   step: number;
 }[] = [
-  { key: 'overlayHeight', label: 'Tab height', min: 640, max: 2400, step: 16 },
-  { key: 'overlayY', label: 'Tab position', min: 0, max: EXPORT_CANVAS.height - 640, step: 16 },
-  { key: 'zoom', label: 'Tab zoom', min: 40, max: 400, step: 5 },
-  { key: 'videoZoom', label: 'Video zoom', min: 1, max: 4, step: 0.05 },
-  { key: 'videoOffsetX', label: 'Video left/right', min: -2160, max: 2160, step: 8 },
-  { key: 'videoOffsetY', label: 'Video up/down', min: -3840, max: 3840, step: 8 },
-  { key: 'logoX', label: 'Logo left/right', min: 0, max: EXPORT_CANVAS.width - 480, step: 8 },
-  { key: 'logoY', label: 'Logo up/down', min: 0, max: EXPORT_CANVAS.height - 140, step: 8 },
+  { key: 'overlayHeight', label: 'Tab height', ...LIMITS.overlayHeight, step: 16 },
+  { key: 'overlayY', label: 'Tab position', ...LIMITS.overlayY, step: 16 },
+  { key: 'zoom', label: 'Tab zoom', ...LIMITS.zoom, step: 5 },
+  { key: 'videoZoom', label: 'Video zoom', ...LIMITS.videoZoom, step: 0.05 },
+  { key: 'videoOffsetX', label: 'Video left/right', ...LIMITS.videoOffsetX, step: 8 },
+  { key: 'videoOffsetY', label: 'Video up/down', ...LIMITS.videoOffsetY, step: 8 },
+  { key: 'logoX', label: 'Logo left/right', ...LIMITS.logoX, step: 8 },
+  { key: 'logoY', label: 'Logo up/down', ...LIMITS.logoY, step: 8 },
 ];
 
 /** A framing with every value inside its slider's range (stored values may come from anywhere). */

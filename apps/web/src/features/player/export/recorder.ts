@@ -138,6 +138,8 @@ export interface RecordResult {
   webm: Blob;
   method: 'frame by frame' | 'real time';
   speed: number;
+  /** The video's length, seconds. */
+  duration: number;
 }
 
 /**
@@ -154,10 +156,11 @@ export async function recordLesson(options: RecordOptions): Promise<RecordResult
     webm: webm.blob,
     method: frameByFrame ? 'frame by frame' : 'real time',
     speed: seconds > 0 ? webm.duration / seconds : 0,
+    duration: webm.duration,
   };
 }
 
-async function webCodecsAvailable(width: number, height: number): Promise<boolean> {
+export async function webCodecsAvailable(width: number, height: number): Promise<boolean> {
   if (typeof VideoEncoder === 'undefined' || typeof VideoFrame === 'undefined') return false;
   try {
     const support = await VideoEncoder.isConfigSupported(videoConfig(width, height));
@@ -347,4 +350,100 @@ function seek(video: HTMLVideoElement, time: number): Promise<void> {
     video.addEventListener('error', failed);
     video.currentTime = target;
   });
+}
+
+/** The length of the video at `url` in seconds (its metadata only is loaded). */
+export function videoDuration(url: string, signal: AbortSignal): Promise<number> {
+  const video = document.createElement('video');
+  video.preload = 'metadata';
+  video.muted = true;
+  video.crossOrigin = 'anonymous';
+  return new Promise<number>((resolve, reject) => {
+    video.addEventListener('loadedmetadata', () => {
+      if (Number.isFinite(video.duration) && video.duration > 0) resolve(video.duration);
+      else reject(new Error('The lesson video has no length.'));
+    });
+    video.addEventListener('error', () => {
+      reject(new Error('The lesson video could not be loaded for the export.'));
+    });
+    signal.addEventListener('abort', () => {
+      reject(new ExportCancelled());
+    });
+    video.src = url;
+  }).finally(() => {
+    video.removeAttribute('src');
+    video.load();
+  });
+}
+
+/**
+ * Renders the tab overlay's band alone, frame by frame for `duration` seconds at EXPORT_FPS, as
+ * a silent VP8 WebM of `canvas`'s size: no video to seek or decode, and a band of flat colours
+ * encodes in a few milliseconds a frame (the server puts it over the lesson's video). `draw`
+ * draws the band at a time onto `canvas`; `onProgress` gets 0..1.
+ */
+export async function renderBand(options: {
+  canvas: HTMLCanvasElement;
+  duration: number;
+  draw: (time: number) => void;
+  onProgress: (fraction: number) => void;
+  signal: AbortSignal;
+}): Promise<Blob> {
+  const { canvas, draw, onProgress, signal } = options;
+  let failure: Error | null = null;
+  const target = new ArrayBufferTarget();
+  const muxer = new Muxer({
+    target,
+    video: { codec: 'V_VP8', width: canvas.width, height: canvas.height, frameRate: EXPORT_FPS },
+    firstTimestampBehavior: 'offset',
+  });
+  const encoder = new VideoEncoder({
+    output: (chunk, meta) => {
+      muxer.addVideoChunk(chunk, meta);
+    },
+    error: (error) => {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+    },
+  });
+  encoder.configure({ ...videoConfig(canvas.width, canvas.height), bitrate: 4_000_000 });
+  try {
+    const count = Math.max(1, Math.round(options.duration * EXPORT_FPS));
+    let shown = -1;
+    for (let i = 0; i < count; i += 1) {
+      if (signal.aborted) throw new ExportCancelled();
+      const encoderFault = failure as Error | null;
+      if (encoderFault) throw encoderFault;
+      const time = i / EXPORT_FPS;
+      draw(time);
+      const frame = new VideoFrame(canvas, {
+        timestamp: Math.round(time * 1e6),
+        duration: Math.round(1e6 / EXPORT_FPS),
+      });
+      encoder.encode(frame, { keyFrame: i % (EXPORT_FPS * 2) === 0 });
+      frame.close();
+      while (encoder.encodeQueueSize > 2) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      // A yield now and then keeps the page (and its Cancel button) responsive.
+      if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 0));
+      // Whole percents only: each update repaints the dialog, which costs the encoder CPU.
+      const percent = Math.floor(((i + 1) * 100) / count);
+      if (percent !== shown) {
+        shown = percent;
+        onProgress((i + 1) / count);
+      }
+    }
+    await encoder.flush();
+    const encoderFailure = failure as Error | null;
+    if (encoderFailure) throw encoderFailure;
+    muxer.finalize();
+    return new Blob([target.buffer], { type: 'video/webm' });
+  } catch (error) {
+    if (error instanceof ExportCancelled) throw error;
+    throw new Error(
+      `The tab overlay could not be made: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  } finally {
+    if (encoder.state !== 'closed') encoder.close();
+  }
 }
