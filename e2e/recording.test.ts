@@ -90,17 +90,53 @@ describe('Record Video', () => {
     await screenshot(page, 'record-idle-1440');
 
     await openRecorder(page);
+    // Scrolled so that the top of the camera's picture is under the sticky header (a laptop
+    // screen, a scroll to the buttons): starting to record brings the timer back into sight.
+    await page.evaluate(() => {
+      const stage = document.querySelector('.recorder-stage');
+      const header = document.querySelector('header');
+      if (!stage || !header) return;
+      const under = stage.getBoundingClientRect().top - header.getBoundingClientRect().bottom;
+      window.scrollTo({ top: window.scrollY + under + 30, behavior: 'instant' });
+    });
     await page.getByRole('button', { name: 'Cancel' }).waitFor();
     await holdClock(page);
-    await tap(page.getByRole('button', { name: 'Start Recording' }));
+    // By keyboard: a pointer click would scroll the page itself.
+    await page.getByRole('button', { name: 'Start Recording' }).focus();
+    await page.keyboard.press('Enter');
     await page.clock.runFor(1_000);
     await shows(page.getByRole('timer').filter({ hasText: 'REC 00:01' }));
+    // The timer is in sight, not under the sticky header.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const timer = document.querySelector('[role="timer"]');
+          const header = document.querySelector('header');
+          if (!timer || !header) return -1;
+          return timer.getBoundingClientRect().top - header.getBoundingClientRect().bottom;
+        }),
+      )
+      .toBeGreaterThanOrEqual(0);
+    // Real time too: the fake clock's second is not a second of video.
+    await page.waitForTimeout(600);
     await screenshot(page, 'record-recording-1440', { of: page.locator('.recorder') });
     await tap(page.getByRole('button', { name: 'Stop Recording' }));
     await shows(page.getByLabel('Recording preview'));
     await shows(page.getByRole('button', { name: 'Use This Recording' }));
     // Stopped: nothing waits on the clock now, and axe-core needs its timers.
     await page.clock.resume();
+    // The preview knows the take's length (MediaRecorder writes none: the app writes it into
+    // the WebM) and shows a frame of it, not 0:00 on black.
+    await expect
+      .poll(() =>
+        page
+          .getByLabel('Recording preview')
+          .evaluate((v: HTMLVideoElement) => [
+            Number.isFinite(v.duration) && v.duration > 0,
+            v.currentTime > 0,
+          ]),
+      )
+      .toEqual([true, true]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     // Of the recorder, not the full page: Chromium draws a full page by resizing the viewport for a
     // moment, which the page sees as a narrow window (recording hidden) and drops the take.

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Icon } from '../../ui/Icon';
 import { useRecorder } from './useRecorder';
 import { recordingWarning } from './validation';
@@ -20,12 +21,35 @@ export function Recorder(props: {
   const warning =
     rec.phase === 'recording' ? recordingWarning(rec.elapsed, limitSeconds !== null) : null;
   const live = rec.phase === 'camera' || rec.phase === 'recording';
+  const stage = useRef<HTMLDivElement>(null);
+
+  // The camera's picture (and the REC timer on it) in sight when the camera starts, recording
+  // starts or the take is shown: not left under the sticky header, nor below the window.
+  useEffect(() => {
+    const el = stage.current;
+    if (!el || !(live || rec.phase === 'stopped')) return;
+    const header = document.querySelector('header');
+    const top = el.getBoundingClientRect().top;
+    const below = header ? Math.max(0, header.getBoundingClientRect().bottom) + 12 : 12;
+    if (top < below) {
+      window.scrollBy({ top: top - below });
+    } else {
+      const bottom = el.getBoundingClientRect().bottom;
+      if (bottom > window.innerHeight) {
+        window.scrollBy({ top: Math.min(bottom - window.innerHeight + 12, top - below) });
+      }
+    }
+  }, [live, rec.phase]);
 
   return (
     <div className="recorder">
-      <div className={`recorder-stage ${rec.phase === 'recording' ? 'is-recording' : ''}`}>
+      <div
+        ref={stage}
+        className={`recorder-stage ${rec.phase === 'recording' ? 'is-recording' : ''}`}
+      >
         {live && rec.stream ? (
           <video
+            key="camera"
             className="recorder-video mirrored"
             aria-label="Camera preview"
             muted
@@ -36,12 +60,23 @@ export function Recorder(props: {
             }}
           />
         ) : rec.phase === 'stopped' && rec.take ? (
+          // Its own element: React would otherwise reuse the camera's, whose srcObject (the live
+          // stream) wins over src, and the take would show as 0:00 on black.
           <video
+            key={rec.take.url}
             className="recorder-video"
             aria-label="Recording preview"
             src={rec.take.url}
             controls
             playsInline
+            preload="auto"
+            onLoadedMetadata={(e) => {
+              // Show a frame of the take, not the black before its first one.
+              const video = e.currentTarget;
+              if (video.currentTime === 0 && Number.isFinite(video.duration)) {
+                video.currentTime = Math.min(0.1, video.duration / 2);
+              }
+            }}
           />
         ) : (
           <div className="recorder-placeholder">

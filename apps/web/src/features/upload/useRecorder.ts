@@ -1,5 +1,6 @@
 import { MESSAGES } from '@riffscribe/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { webmWithDuration } from './webmDuration';
 
 export type RecorderPhase = 'idle' | 'starting' | 'camera' | 'recording' | 'stopped';
 
@@ -104,8 +105,19 @@ export function useRecorder(limitSeconds: number | null) {
         const end = stoppedAt.current > startedAt.current ? stoppedAt.current : Date.now();
         const seconds = (end - startedAt.current) / 1000;
         setElapsed(seconds);
-        setTake({ blob, url: URL.createObjectURL(blob), seconds });
-        setPhase('stopped');
+        // The recorder writes no length into the WebM: without it the preview shows 0:00 and
+        // cannot seek, and the upload's own check reads no duration.
+        const finished = (take: Blob) => {
+          setTake({ blob: take, url: URL.createObjectURL(take), seconds });
+          setPhase('stopped');
+        };
+        if (type === 'video/webm') {
+          webmWithDuration(blob, seconds).then(finished, () => {
+            finished(blob);
+          });
+        } else {
+          finished(blob);
+        }
       };
       rec.start(CHUNK_MS);
       startedAt.current = Date.now();
