@@ -5,14 +5,8 @@ import { webmDuration, webmWithDuration } from './webmDuration';
 const el = (id: number[], data: number[]) => [...id, 0x80 | data.length, ...data];
 
 /** The head of a WebM as MediaRecorder writes it: a Segment of unknown size, Info, a Cluster. */
-function liveWebm(): Uint8Array {
-  const ebml = el(
-    [0x1a, 0x45, 0xdf, 0xa3],
-    el(
-      [0x42, 0x82],
-      [...'webm'].map((c) => c.charCodeAt(0)),
-    ),
-  );
+function liveWebm(): Uint8Array<ArrayBuffer> {
+  const ebml = el([0x1a, 0x45, 0xdf, 0xa3], el([0x42, 0x82], [0x77, 0x65, 0x62, 0x6d]));
   const info = el(
     [0x15, 0x49, 0xa9, 0x66],
     [...el([0x2a, 0xd7, 0xb1], [0x0f, 0x42, 0x40]), ...el([0x4d, 0x80], [0x43, 0x68])],

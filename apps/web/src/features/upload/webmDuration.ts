@@ -66,6 +66,12 @@ function readElement(bytes: Uint8Array, at: number): Element | null {
   };
 }
 
+/** An element of known size at `at`, or null. */
+function readKnown(bytes: Uint8Array, at: number): (Element & { end: number }) | null {
+  const e = readElement(bytes, at);
+  return e && e.end !== null ? { ...e, end: e.end } : null;
+}
+
 function readUint(bytes: Uint8Array, from: number, to: number): number {
   let value = 0;
   for (let i = from; i < to; i += 1) value = value * 256 + (bytes[i] ?? 0);
@@ -92,22 +98,22 @@ function element(idBytes: number[], data: Uint8Array): Uint8Array {
  * head is not a WebM this can rewrite (then the file is used as it is).
  */
 function findInfo(head: Uint8Array): { info: Element; scale: number } | null {
-  const ebml = readElement(head, 0);
-  if (ebml?.id !== EBML_HEADER || ebml.end === null) return null;
+  const ebml = readKnown(head, 0);
+  if (ebml?.id !== EBML_HEADER) return null;
   const segment = readElement(head, ebml.end);
   // A Segment of known size (or with a SeekHead) would need its sizes and offsets moved too:
   // only the live-stream layout MediaRecorder writes is rewritten.
   if (segment?.id !== SEGMENT || segment.end !== null) return null;
   let at = segment.dataStart;
   while (at < head.length) {
-    const child = readElement(head, at);
-    if (!child || child.end === null || child.id === CLUSTER || child.id === SEEK_HEAD) return null;
+    const child = readKnown(head, at);
+    if (!child || child.id === CLUSTER || child.id === SEEK_HEAD) return null;
     if (child.id === INFO) {
       if (child.end > head.length) return null;
       let scale = 1_000_000;
       for (let inner = child.dataStart; inner < child.end;) {
-        const e = readElement(head, inner);
-        if (!e || e.end === null || e.end > child.end) return null;
+        const e = readKnown(head, inner);
+        if (!e || e.end > child.end) return null;
         if (e.id === TIMECODE_SCALE) scale = readUint(head, e.dataStart, e.end) || scale;
         inner = e.end;
       }
@@ -132,8 +138,8 @@ export async function webmWithDuration(blob: Blob, seconds: number): Promise<Blo
   // Info's children without any Duration, then the new Duration (a 64-bit float, in ticks).
   const kept: Uint8Array[] = [];
   for (let at = info.dataStart; at < end;) {
-    const e = readElement(head, at);
-    if (!e || e.end === null) return blob;
+    const e = readKnown(head, at);
+    if (!e) return blob;
     if (e.id !== DURATION) kept.push(head.subarray(e.start, e.end));
     at = e.end;
   }
@@ -157,8 +163,8 @@ export async function webmDuration(blob: Blob): Promise<number | null> {
   const found = findInfo(head);
   if (!found?.info.end) return null;
   for (let at = found.info.dataStart; at < found.info.end;) {
-    const e = readElement(head, at);
-    if (!e || e.end === null) return null;
+    const e = readKnown(head, at);
+    if (!e) return null;
     if (e.id === DURATION) {
       const view = new DataView(head.buffer, head.byteOffset + e.dataStart, e.end - e.dataStart);
       const ticks = e.end - e.dataStart === 4 ? view.getFloat32(0) : view.getFloat64(0);
