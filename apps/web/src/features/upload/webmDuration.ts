@@ -79,7 +79,7 @@ function readUint(bytes: Uint8Array, from: number, to: number): number {
 }
 
 /** An element with an 8-byte size: ID bytes, size, data. */
-function element(idBytes: number[], data: Uint8Array): Uint8Array {
+function element(idBytes: number[], data: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(idBytes.length + 8 + data.length);
   out.set(idBytes, 0);
   const sizeAt = idBytes.length;
