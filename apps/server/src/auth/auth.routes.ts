@@ -8,6 +8,8 @@ import { AuthSessions } from './auth-sessions.js';
 import {
   clearing,
   SESSION_COOKIE,
+  SIGNED_IN_COOKIE,
+  signedInCookieOptions,
   sessionCookieOptions,
   TRANSACTION_COOKIE,
   transactionCookieOptions,
@@ -63,6 +65,16 @@ export async function registerAuthRoutes(
   const txKey = transactionKey(config.secret);
   const txCookie = transactionCookieOptions(config.publicUrl);
   const sessionCookie = sessionCookieOptions(config.publicUrl);
+  const signedInCookie = signedInCookieOptions(config.publicUrl);
+  /** Ends the session cookie and its readable hint in the browser. */
+  const clearSession = (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.cookies[SESSION_COOKIE] !== undefined) {
+      reply.clearCookie(SESSION_COOKIE, clearing(sessionCookie));
+    }
+    if (request.cookies[SIGNED_IN_COOKIE] !== undefined) {
+      reply.clearCookie(SIGNED_IN_COOKIE, clearing(signedInCookie));
+    }
+  };
 
   app.get('/api/auth/config', { config: { anonymous: true } }, (): AuthConfigResponse => ({
     devProvider: rp.devProvider,
@@ -141,6 +153,7 @@ export async function registerAuthRoutes(
       await sessions.end(request.cookies[SESSION_COOKIE]);
       const { secret } = await sessions.start(user.uid);
       reply.setCookie(SESSION_COOKIE, secret, sessionCookie);
+      reply.setCookie(SIGNED_IN_COOKIE, '1', signedInCookie);
       return reply.redirect(transaction.returnTo, 302);
     },
   );
@@ -153,17 +166,21 @@ export async function registerAuthRoutes(
       reply.header('cache-control', 'no-store');
       const cookie = request.cookies[SESSION_COOKIE];
       const answer = await sessions.renew(cookie);
-      if (answer) return answer;
-      if (cookie !== undefined) reply.clearCookie(SESSION_COOKIE, clearing(sessionCookie));
+      if (answer) {
+        if (request.cookies[SIGNED_IN_COOKIE] === undefined) {
+          reply.setCookie(SIGNED_IN_COOKIE, '1', signedInCookie);
+        }
+        return answer;
+      }
+      clearSession(request, reply);
       throw unauthorized();
     },
   );
 
   app.post('/api/auth/logout', { config: { anonymous: true } }, async (request, reply) => {
     requireCsrfHeader(request);
-    const cookie = request.cookies[SESSION_COOKIE];
-    await sessions.end(cookie);
-    if (cookie !== undefined) reply.clearCookie(SESSION_COOKIE, clearing(sessionCookie));
+    await sessions.end(request.cookies[SESSION_COOKIE]);
+    clearSession(request, reply);
     return reply.header('cache-control', 'no-store').status(204).send();
   });
 }

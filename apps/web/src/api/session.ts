@@ -17,6 +17,12 @@ class Session {
     if (!force && this.token && Date.now() < this.expiresAt - 30_000) {
       return Promise.resolve(this.user);
     }
+    // Not signed in in this browser (the server sets this readable hint with the session):
+    // nothing to renew, and no 401 logged on every page a visitor opens.
+    if (!document.cookie.split(/;\s*/).some((c) => c.startsWith('rs_signed_in='))) {
+      this.clear();
+      return Promise.resolve(null);
+    }
     this.pending ??= fetch('/api/auth/token', {
       method: 'POST',
       credentials: 'same-origin',

@@ -139,6 +139,7 @@ export function sessionSuite(use: () => AuthTestServer): void {
         });
         expect(res.status).toBe(204);
         expect(jar.get('rs_session')).toBeUndefined();
+        expect(jar.get('rs_signed_in')).toBeUndefined();
 
         // Even a client that kept the old cookie is refused.
         const replay = new CookieJar();

@@ -77,7 +77,12 @@ export function signInFlowSuite(use: () => AuthTestServer): void {
         // The provider's own cookies have their own names and stay under /oidc.
         const providerSession = jar.get('rs_oidc_session');
         expect(providerSession?.path).toBe('/oidc');
-        for (const name of jar.names()) expect(name).toMatch(/^rs_(session|oidc_)/);
+        for (const name of jar.names()) expect(name).toMatch(/^rs_(session|signed_in|oidc_)/);
+        // The readable hint that a session exists: no secret in it, for the whole site.
+        const hint = jar.get('rs_signed_in');
+        expect(hint?.value).toBe('1');
+        expect(hint?.path).toBe('/');
+        expect(hint?.attributes.has('httponly')).toBe(false);
 
         const renewed = await jar.fetch(`${server.url}/api/auth/token`, {
           method: 'POST',

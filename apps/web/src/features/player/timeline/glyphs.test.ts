@@ -141,6 +141,24 @@ describe('technique glyphs', () => {
     expect(glyphs(fast, 600).frets.every((f) => !f.compact)).toBe(true);
   });
 
+  it('never prints a number over the last number printed on its string ("10 3" on the low E)', () => {
+    // 10, then a note close enough to be a dot, then a 3 far enough from the dot but not from
+    // the 10: measured from the dot, the 3 printed over the 10.
+    const run = [
+      note({ time: 0, end_time: 0.05, fret: 10 }),
+      note({ time: 0.02, end_time: 0.1, fret: 3 }),
+      note({ time: 0.14, end_time: 0.2, fret: 3 }),
+      note({ time: 0.25, end_time: 0.3, fret: 3 }),
+    ];
+    const printed = glyphs(run, 120).frets.filter((f) => !f.compact);
+    for (let k = 1; k < printed.length; k += 1) {
+      const a = printed[k - 1]!;
+      const b = printed[k]!;
+      expect(b.x - b.halfWidth).toBeGreaterThan(a.x + a.halfWidth);
+    }
+    expect(glyphs(run, 120).frets.map((f) => f.compact)).toEqual([false, true, true, false]);
+  });
+
   it('builds only what the window shows, and the chord lane', () => {
     const notes = Array.from({ length: 200 }, (_, i) => note({ time: i * 0.5 }));
     const g = glyphs(notes, 100, 10, 12);

@@ -168,15 +168,37 @@ export function legatoKind(a: NoteEvent, b: NoteEvent): 'slide' | 'hammer' | 'pu
   return null;
 }
 
+/** Which notes print as a dot at a zoom, per note index (built once per index and zoom). */
+const compactCache = new WeakMap<NoteIndex, { zoom: number; compact: Uint8Array }>();
+
+/**
+ * Whether each note is too close to the last fret number printed on its string to print its
+ * own (it is drawn as a dot): measured from the last *printed* number, not the previous note,
+ * so a number after a dot never overlaps the number before the dot ("10" then "3"). One pass
+ * over the notes in time order.
+ */
+function compactNotes(index: NoteIndex, zoom: number): Uint8Array {
+  const cached = compactCache.get(index);
+  if (cached?.zoom === zoom) return cached.compact;
+  const compact = new Uint8Array(index.notes.length);
+  const printed = new Map<number, { x: number; halfWidth: number }>();
+  index.notes.forEach((note, i) => {
+    const halfWidth = fretHalfWidth(fretText(note));
+    const x = note.time * zoom;
+    const last = printed.get(note.string);
+    if (last && x - last.x < last.halfWidth + halfWidth + 1) compact[i] = 1;
+    else printed.set(note.string, { x, halfWidth });
+  });
+  compactCache.set(index, { zoom, compact });
+  return compact;
+}
+
 /** The fret number of note `i` (also used to highlight sounding notes). */
 export function fretGlyph(index: NoteIndex, i: number, zoom: number, layout: TimelineLayout) {
   const note = index.notes[i];
   if (!note) return null;
   const text = fretText(note);
-  const prev = index.notes[index.prevOnString[i] ?? -1];
-  const compact =
-    prev !== undefined &&
-    (note.time - prev.time) * zoom < fretHalfWidth(fretText(prev)) + fretHalfWidth(text) + 1;
+  const compact = compactNotes(index, zoom)[i] === 1;
   return {
     note: i,
     x: note.time * zoom,
