@@ -21,6 +21,15 @@ describe('landing page', () => {
 
   it('shows the headline, the three steps, the anchors and the sign-in prompt', async () => {
     const page = await browser.newPage({ viewport: DESKTOP, colorScheme: 'dark' });
+    // A visitor's pages log nothing: no 401 for the token call a signed-out browser need not make.
+    const logged: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') logged.push(m.text());
+    });
+    const tokenCalls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/auth/token')) tokenCalls.push(r.url());
+    });
     await page.goto(app.url);
     await page.getByRole('heading', { name: 'You just play, we do the rest', level: 1 }).waitFor();
     for (const step of ['Upload Video', 'AI Processing', 'Get Results']) {
@@ -44,6 +53,8 @@ describe('landing page', () => {
     await page.getByRole('heading', { name: 'No shared lessons yet' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await shootBoth(page, 'explore-empty');
+    expect(logged).toEqual([]);
+    expect(tokenCalls).toEqual([]);
     await page.close();
   });
 
