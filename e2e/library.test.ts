@@ -188,6 +188,34 @@ describe('Explore, My videos, job screens and Credits', () => {
       (u) => u.searchParams.get('jobId') === done.jobId || u.pathname === `/lesson/${done.jobId}`,
     );
     await page.getByRole('heading', { name: 'Sunday practice riff' }).waitFor();
+
+    // Delete: not while a lesson is being made; a finished one after a confirmation, for good.
+    await page.goto(`${server.url}/my-videos`);
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(
+      await rows
+        .nth(1)
+        .getByRole('button', { name: /^Delete/ })
+        .isDisabled(),
+    ).toBe(true);
+    await rows.nth(2).getByRole('button', { name: 'Delete Sunday practice riff' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this lesson?' });
+    await confirm.getByText(/its links stop working/).waitFor();
+    await screenshot(page, 'my-videos-delete-dark-1440');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => rows.count()).toBe(3);
+    await rows.nth(2).getByRole('button', { name: 'Delete Sunday practice riff' }).click();
+    await confirm.getByRole('button', { name: 'Delete lesson' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await server.services.jobs.jobs.findById(done.jobId)).toBeNull();
+    await page.emulateMedia({ colorScheme: 'light' });
+    // The buttons' colour transitions end before the picture is taken.
+    await page.waitForTimeout(500);
+    await screenshot(page, 'my-videos-after-delete-light-1440');
+    await page.goto(`${server.url}/explore`);
+    await page.getByRole('heading', { name: 'Available lessons' }).waitFor();
+    await page.locator('.lesson-card, .empty-state').first().waitFor();
+    expect(await page.getByRole('heading', { name: 'Sunday practice riff' }).count()).toBe(0);
     await page.close();
   });
 

@@ -46,6 +46,11 @@ export function registerJobRoutes(root: FastifyInstance, services: Services): vo
     }),
   );
 
+  app.delete('/api/job', { schema: { querystring: idQuerySchema } }, async (request, reply) => {
+    await jobs.deleteJob(requireUser(request), request.query.id);
+    return reply.status(204).send();
+  });
+
   app.get(
     '/api/edit-access',
     { schema: { querystring: jobIdQuerySchema }, config: PUBLIC_READ },

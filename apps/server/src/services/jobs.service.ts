@@ -37,7 +37,7 @@ import { EngagementRepository } from '../repositories/engagement.repository.js';
 import { JobFilesRepository, type FileVersion } from '../repositories/job-files.repository.js';
 import { JobsRepository, type JobRecord } from '../repositories/jobs.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
-import { jobObjectKey } from '../storage/keys.js';
+import { jobObjectKey, jobObjectPrefix } from '../storage/keys.js';
 import { JobAccessPolicy } from './job-access.js';
 
 export type EventsKind = 'notes' | 'chords';
@@ -142,6 +142,44 @@ export class JobsService {
       ...('projectName' in patch ? { projectName: normalizeProjectName(patch.projectName) } : {}),
     });
     return this.getJob(user, jobId);
+  }
+
+  /**
+   * Deletes the owner's lesson: its row (files, ratings, views, loads and exports go with it
+   * in the database) and every stored object of it (the upload, results, stems, thumbnail,
+   * exports). A lesson still being made cannot be deleted (its worker holds it); spent credits
+   * are not returned. Viewers lose it too, shared links answer 404 from then on.
+   */
+  async deleteJob(user: AuthUser, jobId: string): Promise<void> {
+    const job = await this.access.owned(jobId, user);
+    if (job.status === 'queued' || job.status === 'processing') {
+      throw conflict('This lesson is still being made. Delete it once it is done.');
+    }
+    const db = this.ctx.database.db;
+    const keys = new Set<string>([job.uploadKey]);
+    if (job.thumbnailKey) keys.add(job.thumbnailKey);
+    const files = await db
+      .selectFrom('job_files')
+      .select('key')
+      .where('job_id', '=', job.id)
+      .execute();
+    for (const f of files) keys.add(f.key);
+    const conversion = await db
+      .selectFrom('conversions')
+      .select('upload_key')
+      .where('job_id', '=', job.id)
+      .executeTakeFirst();
+    if (conversion) keys.add(conversion.upload_key);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('uploads').where('key', '=', job.uploadKey).execute();
+      await trx.deleteFrom('jobs').where('id', '=', job.id).execute();
+    });
+    // Objects after the rows: a failure here leaves files nobody can reach, never a lesson
+    // without its files. Whatever else sits under the job's folder goes too.
+    for (const listed of await this.ctx.store.list(jobObjectPrefix(job.id)).catch(() => [])) {
+      keys.add(listed.key);
+    }
+    await Promise.all([...keys].map((key) => this.ctx.store.delete(key).catch(() => undefined)));
   }
 
   async canEdit(user: AuthUser | null, jobId: string): Promise<boolean> {

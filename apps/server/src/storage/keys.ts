@@ -51,6 +51,11 @@ export function newUploadKey(uid: string): string {
  * The key of a job's output file `name` (for example `notes.json`, `video.mp4`):
  * `jobs/<jobId>/<version>/<name>` when a version is given, else `jobs/<jobId>/<name>`.
  */
+/** The folder of every object of job `jobId` (`jobs/<id>/`), for listing them. */
+export function jobObjectPrefix(jobId: string): string {
+  return `jobs/${segment(jobId)}/`;
+}
+
 export function jobObjectKey(jobId: string, name: string, version?: ObjectVersion): string {
   const base = `jobs/${segment(jobId)}`;
   return version === undefined

@@ -373,6 +373,47 @@ describe(`API contract (${testDatabaseDriver()})`, () => {
     });
   });
 
+  describe('job DELETE (My videos)', () => {
+    it('deletes the owner’s lesson, its rows and every stored file; others cannot', async () => {
+      const job = await createLesson(server, owner, { shared: true });
+      const files = await server.ctx.database.db
+        .selectFrom('job_files')
+        .select('key')
+        .where('job_id', '=', job.jobId)
+        .execute();
+      expect(files.length).toBeGreaterThan(0);
+      const del = (user: TestUser | null) =>
+        server.request('DELETE', `/api/job?id=${job.jobId}`, { token: user?.token ?? null });
+      await expectError(await del(null), 401);
+      await expectError(await del(other), 403);
+      const explore = async () =>
+        (
+          (await json(await server.request('GET', '/api/explore'))).items as { jobId: string }[]
+        ).map((i) => i.jobId);
+      expect(await explore()).toContain(job.jobId);
+
+      const res = await del(owner);
+      expect(res.status).toBe(204);
+      await expectError(
+        await server.request('GET', `/api/job?id=${job.jobId}`, { token: owner.token }),
+        404,
+      );
+      for (const f of files) expect(await server.ctx.store.head(f.key)).toBeNull();
+      expect(await server.ctx.store.list(`jobs/${job.jobId}/`)).toEqual([]);
+      expect(await explore()).not.toContain(job.jobId);
+      // Gone for good: a second delete finds nothing.
+      await expectError(await del(owner), 404);
+    });
+    it('refuses a lesson still being made', async () => {
+      const job = await submitUpload(server, owner);
+      await expectError(
+        await server.request('DELETE', `/api/job?id=${job.jobId}`, { token: owner.token }),
+        409,
+        'This lesson is still being made. Delete it once it is done.',
+      );
+    });
+  });
+
   describe('a finished, shared lesson seen by another user', () => {
     let jobId: string;
     beforeAll(async () => {

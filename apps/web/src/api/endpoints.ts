@@ -102,6 +102,8 @@ export const api = {
       body: JSON.stringify(body),
     }),
 
+  deleteJob: (id: string) => session.api<undefined>(`/api/job?id=${q(id)}`, { method: 'DELETE' }),
+
   jobMeta: (jobId: string) => session.api<JobMetaResponse>(`/api/job-meta?jobId=${q(jobId)}`),
 
   notes: (jobId: string, editVersion: boolean) =>

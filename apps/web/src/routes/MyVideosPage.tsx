@@ -102,6 +102,10 @@ export function MyVideosPage() {
                   // On a failure the reloaded list still has the old state, which the row shows.
                   share.mutateAsync({ jobId: item.jobId, shared }).catch(() => undefined)
                 }
+                onDelete={async () => {
+                  await api.deleteJob(item.jobId);
+                  await refresh();
+                }}
               />
             ))}
           </ul>

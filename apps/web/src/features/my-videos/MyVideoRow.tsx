@@ -1,5 +1,8 @@
 import type { MyJobItem } from '@riffscribe/core';
-import { useOptimistic, useTransition } from 'react';
+import { lessonDisplayName } from '@riffscribe/core';
+import { useOptimistic, useState, useTransition } from 'react';
+import { createPortal } from 'react-dom';
+import { Dialog } from '../../ui/Dialog';
 import { Link } from 'react-router';
 import { Icon } from '../../ui/Icon';
 import { ProgressBar } from '../../ui/ProgressBar';
@@ -17,8 +20,14 @@ export function MyVideoRow(props: {
   onRename: (name: string | null) => Promise<unknown>;
   /** Saves the share state; settles once the list is reloaded. */
   onShare: (shared: boolean) => Promise<unknown>;
+  /** Deletes the lesson for good; rejects with the reason when it cannot. */
+  onDelete: () => Promise<unknown>;
 }) {
-  const { item, onRename, onShare } = props;
+  const { item, onRename, onShare, onDelete } = props;
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, startDeleting] = useTransition();
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const name = lessonDisplayName(item.projectName, null, item.fileName);
   // The clicked state, shown from the click itself until the save and the reload have ended;
   // then the list's own state again (the old one if the save failed).
   const [shared, setShared] = useOptimistic(item.sharedToExplore);
@@ -73,7 +82,76 @@ export function MyVideoRow(props: {
         >
           <Icon name="play" size={16} /> Open
         </Link>
+        <button
+          type="button"
+          className="button ghost small"
+          disabled={inProgress}
+          title={inProgress ? 'A lesson can be deleted once it is done.' : undefined}
+          aria-label={`Delete ${name}`}
+          onClick={() => {
+            setDeleteError(null);
+            setConfirming(true);
+          }}
+        >
+          <Icon name="trash" size={16} /> Delete
+        </button>
       </div>
+      {createPortal(
+        <Dialog
+          open={confirming}
+          title="Delete this lesson?"
+          onClose={() => {
+            if (!deleting) setConfirming(false);
+          }}
+          actions={
+            <>
+              <button
+                type="button"
+                className="button ghost"
+                disabled={deleting}
+                onClick={() => {
+                  setConfirming(false);
+                }}
+              >
+                Cancel
+              </button>
+              <button
+                type="button"
+                className="button danger"
+                disabled={deleting}
+                onClick={() => {
+                  startDeleting(async () => {
+                    try {
+                      await onDelete();
+                      setConfirming(false);
+                    } catch (error) {
+                      setDeleteError(
+                        error instanceof Error ? error.message : 'The lesson could not be deleted.',
+                      );
+                    }
+                  });
+                }}
+              >
+                {deleting ? 'Deleting…' : 'Delete lesson'}
+              </button>
+            </>
+          }
+        >
+          <p>
+            <strong>{name}</strong>, its video and its tabs are deleted for good.
+            {item.sharedToExplore || item.sharedToPersonal
+              ? ' It is shared: it leaves Explore and your personal page, and its links stop working.'
+              : ''}{' '}
+            Credits spent on it are not returned.
+          </p>
+          {deleteError ? (
+            <p className="form-error" role="alert">
+              {deleteError}
+            </p>
+          ) : null}
+        </Dialog>,
+        document.body,
+      )}
     </li>
   );
 }
