@@ -167,6 +167,11 @@ describe('the share menu in the player', () => {
       'sam@example.test',
       'vic@example.test',
     );
+    // Expected answers are not asked for: nothing the viewer does here logs an error.
+    const logged: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') logged.push(`${m.text()} ${m.location().url}`);
+    });
     try {
       await page.goto(`${server.url}/lesson/${jobId}?jobId=${jobId}&version=original`);
       await page
@@ -178,10 +183,11 @@ describe('the share menu in the player', () => {
         .poll(() => page.getByRole('button', { name: /Tabs source/ }).textContent())
         .toContain('Original (AI)');
       // The job id typed into "Have a Job ID?" (or /?jobId=) opens it too: GET /api/job answers
-      // only the owner (403), and the shared lesson still opens.
+      // only the owner, so the home page asks job-meta whose it is first.
       await page.goto(`${server.url}/?jobId=${jobId}`);
       await page.locator('.lp').waitFor();
       expect(await page.getByText('Failed to load job status').count()).toBe(0);
+      expect(logged).toEqual([]);
     } finally {
       await context.close();
     }

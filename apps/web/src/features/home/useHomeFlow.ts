@@ -8,12 +8,40 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useReducer } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/endpoints';
-import { ApiRequestError } from '../../api/session';
+import { ApiRequestError, session } from '../../api/session';
 import { INITIAL_HOME_STATE, homeReducer, stateJobId, type HomeAction } from './homeFlow';
 
 const JOB_PARAMS = ['jobId', 'job_id'] as const;
 
 async function loadJob(jobId: string): Promise<HomeAction> {
+  // Whose it is first (job-meta answers whoever may see the lesson): GET /api/job answers only
+  // the owner, and asking it for someone else's shared lesson would log a 403 in the console.
+  let meta: Awaited<ReturnType<typeof api.jobMeta>> | null = null;
+  try {
+    await session.renew();
+    meta = await api.jobMeta(jobId);
+  } catch (error) {
+    if (error instanceof ApiRequestError && (error.status === 403 || error.status === 404)) {
+      return { type: 'loadFailed', message: MESSAGES.failedToLoadJob };
+    }
+    // Anything else (a network fault): GET /api/job below says what it can.
+  }
+  if (meta && meta.ownerUid !== session.user?.uid) {
+    // Someone else's lesson, shared (only finished lessons can be): it opens as the player does.
+    return {
+      type: 'loaded',
+      status: 'completed',
+      job: {
+        jobId,
+        requestId: '',
+        fileName: meta.fileName,
+        message: MESSAGES.processingComplete,
+        stage: 'completed',
+        progress: 100,
+        error: null,
+      },
+    };
+  }
   try {
     const { job } = await api.job(jobId);
     return {
@@ -31,24 +59,6 @@ async function loadJob(jobId: string): Promise<HomeAction> {
     };
   } catch (error) {
     if (error instanceof ApiRequestError && (error.status === 403 || error.status === 404)) {
-      // Not ours (GET /api/job answers only the owner): a lesson someone shared still opens, as
-      // the player does (only finished lessons can be shared).
-      const meta = await api.jobMeta(jobId).catch(() => null);
-      if (meta) {
-        return {
-          type: 'loaded',
-          status: 'completed',
-          job: {
-            jobId,
-            requestId: '',
-            fileName: meta.fileName,
-            message: MESSAGES.processingComplete,
-            stage: 'completed',
-            progress: 100,
-            error: null,
-          },
-        };
-      }
       return { type: 'loadFailed', message: MESSAGES.failedToLoadJob };
     }
     return { type: 'loadFailed', message: MESSAGES.failedToLoadJobStatus };
