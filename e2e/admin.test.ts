@@ -164,7 +164,7 @@ describe('the admin console', () => {
     await fredPage.getByRole('button', { name: 'Share' }).click();
     await fredPage.getByRole('button', { name: 'Export video with tabs' }).click();
     const dialog = fredPage.getByRole('dialog', { name: 'Export video with tabs' });
-    await dialog.getByLabel('WebM (fastest)').check();
+    await dialog.getByLabel('WebM', { exact: true }).check();
     const [download] = await Promise.all([
       fredPage.waitForEvent('download', { timeout: 240_000 }),
       dialog.getByRole('button', { name: 'Export' }).click(),

@@ -366,6 +366,14 @@ const MATRIX: MatrixEntry[] = [
     call: () => ({ path: '/api/admin/health' }),
     expect: { none: ADMIN_ONLY },
   },
+  // Last, as it removes the fixtures: the owner deletes each lesson (204); the actors after
+  // the owner then find nothing (404). That others cannot delete a lesson that still exists
+  // (403/404) is checked in api-contract.test.ts.
+  {
+    route: 'DELETE /api/job',
+    call: (f) => ({ path: `/api/job?id=${f.jobId}` }),
+    expect: { private: [401, 204, 404, 404, 404], shared: [401, 204, 404, 404, 404] },
+  },
 ];
 
 describe(`access matrix (${testDatabaseDriver()})`, () => {

@@ -23,7 +23,20 @@ import { createLesson } from '../support/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
 import { claimDuration, ffmpeg } from './support/clips.js';
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/**
+ * The runners' log, silent but for a conversion that failed for no reason of its own (the
+ * generic sentence): that is printed with its error, to tell a flake's cause (seen twice, rare).
+ */
+const quiet = {
+  info: () => undefined,
+  warn: (o: object, m: string) => {
+    if (process.env.CONVERT_DEBUG || m.includes('The conversion failed. Please try again.')) {
+      const err = (o as { err?: unknown }).err;
+      console.warn(m, err instanceof Error ? err.stack : JSON.stringify(o));
+    }
+  },
+  error: () => undefined,
+};
 
 /** A WebM as the browser records it (VP8 + Opus), `seconds` long, portrait. */
 async function makeWebm(file: string, seconds: number): Promise<void> {
