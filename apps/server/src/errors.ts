@@ -64,6 +64,12 @@ const OUTAGE_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  // The database dropped under the server, or gone from the start.
+  '57P04',
+  '3D000',
+  // The server's role no longer allowed in (login revoked, role dropped, password changed).
+  '28000',
+  '28P01',
   '53300',
   // Up but unable to store anything: a read-only server or transaction, a full disk, an I/O fault.
   '25006',
