@@ -18,7 +18,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import { AppError, isDatabaseOutage } from './errors.js';
+import { AppError, badRequest, isDatabaseOutage } from './errors.js';
+import { CONTROL_CHARACTERS, hasControlCharacters } from './routes/control-characters.js';
 import { registerLessonPage } from './routes/lesson-page.js';
 import type { AppContext } from './context.js';
 import type { RateBudget } from './config.js';
@@ -58,6 +59,8 @@ export interface BuildAppOptions {
   /** The metrics registry (default: a new one reading job counts from the app's database). */
   metrics?: Metrics;
 }
+
+const isJsonBody = (type: string | undefined) => type?.toLowerCase().includes('json') === true;
 
 const GENERIC_FAULT = 'Something went wrong on our side. Please try again.';
 const OUTAGE_SENTENCE = 'The service is briefly unavailable. Please try again in a moment.';
@@ -103,6 +106,18 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
         routeTable.push({ method, url: route.url, signedIn: requiresSignIn(route) });
       }
     }
+  });
+  // Every route: no control character in a path, a query or a JSON string (issue 38 row 2).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (
+      hasControlCharacters(request.params) ||
+      hasControlCharacters(request.query) ||
+      (isJsonBody(request.headers['content-type']) && hasControlCharacters(request.body))
+    ) {
+      done(badRequest(CONTROL_CHARACTERS));
+      return;
+    }
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
