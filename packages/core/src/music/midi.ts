@@ -1,10 +1,10 @@
-import tonejs from '@tonejs/midi';
 import { PITCH_STEPS_PER_FRET, VIBRATO_CENTS, VIBRATO_RATE_HZ } from '../constants.js';
 import type { NoteEvent } from '../events.js';
 import type { GuitarType } from '../guitar.js';
 import { barStartTicks, placedNotes } from './export-meta.js';
 import { soundingPitch, type NotationMeta } from './written.js';
 import type { Score } from './score.js';
+import { meta as smfMeta, textBytes, writeSmf, type SmfEvent } from './smf.js';
 
 /**
  * The lesson as a Standard MIDI File (format 1, pure): a conductor track with the tempo map and
@@ -42,44 +42,40 @@ const TEMPO_EPSILON = 0.01;
  * the meta's chords are not written (a chord name has no MIDI event).
  */
 export function toMidi(score: Score, notes: readonly NoteEvent[], meta: NotationMeta): Uint8Array {
-  const { Midi } = tonejs;
-  const midi = new Midi();
   const ppq = score.ticksPerQuarter;
   const starts = barStartTicks(score);
-  const tempos: { ticks: number; bpm: number }[] = [];
-  const timeSignatures: { ticks: number; timeSignature: number[] }[] = [];
+  const title = textBytes(utf8ByteString(meta.title));
+  // The conductor track: the name, the tempo map and the time signatures of the bars.
+  const conductor: SmfEvent[] = [{ tick: 0, bytes: smfMeta(0x03, title) }];
+  let lastTempo: number | null = null;
+  let lastSig: [number, number] | null = null;
   score.bars.forEach((bar, b) => {
-    const ticks = starts[b] ?? 0;
-    const lastTempo = tempos.at(-1);
-    if (!lastTempo || Math.abs(lastTempo.bpm - bar.tempo) >= TEMPO_EPSILON) {
-      tempos.push({ ticks, bpm: bar.tempo });
+    const tick = starts[b] ?? 0;
+    if (lastTempo === null || Math.abs(lastTempo - bar.tempo) >= TEMPO_EPSILON) {
+      const mpqn = Math.round(60_000_000 / bar.tempo);
+      conductor.push({
+        tick,
+        bytes: smfMeta(0x51, [(mpqn >> 16) & 0xff, (mpqn >> 8) & 0xff, mpqn & 0xff]),
+      });
+      lastTempo = bar.tempo;
     }
-    const lastSig = timeSignatures.at(-1)?.timeSignature;
     if (lastSig?.[0] !== bar.numerator || lastSig[1] !== bar.denominator) {
-      timeSignatures.push({ ticks, timeSignature: [bar.numerator, bar.denominator] });
+      const log2 = Math.round(Math.log2(bar.denominator));
+      conductor.push({ tick, bytes: smfMeta(0x58, [bar.numerator, log2, 24, 8]) });
+      lastSig = [bar.numerator, bar.denominator];
     }
   });
-  if (tempos.length === 0) tempos.push({ ticks: 0, bpm: 120 });
-  const title = utf8ByteString(meta.title);
-  midi.header.fromJSON({
-    name: title,
-    ppq,
-    meta: [],
-    tempos,
-    timeSignatures,
-    keySignatures: [],
-  });
+  if (lastTempo === null) conductor.push({ tick: 0, bytes: smfMeta(0x51, [0x07, 0xa1, 0x20]) });
 
-  const track = midi.addTrack();
-  track.name = title;
-  track.channel = 0;
-  track.instrument.number = GM_GUITAR_PROGRAM[meta.guitar ?? 'acoustic'];
-  // RPN 0 (pitch-bend sensitivity) = MIDI_BEND_RANGE semitones, then the null RPN. @tonejs/midi
-  // writes the controllers of one tick in controller-number order (6 before 100/101), so the
-  // parameter is chosen at tick 0, its value given at tick 1 and the selection closed at tick 2.
-  const cc = (ticks: number, number: number, value: number) =>
-    // +0.5: the library writes floor(value * 127).
-    track.addCC({ ticks, number, value: (value + 0.5) / 127 });
+  // The guitar: channel 1 (0), its General MIDI program.
+  const guitar: SmfEvent[] = [
+    { tick: 0, bytes: smfMeta(0x03, title) },
+    { tick: 0, bytes: [0xc0, GM_GUITAR_PROGRAM[meta.guitar ?? 'acoustic']] },
+  ];
+  const cc = (tick: number, number: number, value: number) =>
+    guitar.push({ tick, bytes: [0xb0, number, value & 0x7f] });
+  // RPN 0 (pitch-bend sensitivity) = MIDI_BEND_RANGE semitones, then the null RPN: the
+  // parameter chosen at tick 0, its value given at tick 1 and the selection closed at tick 2.
   cc(0, 101, 0);
   cc(0, 100, 0);
   cc(1, 6, MIDI_BEND_RANGE);
@@ -91,22 +87,20 @@ export function toMidi(score: Score, notes: readonly NoteEvent[], meta: Notation
   // where the previous bent note ends replaces that note's reset.
   const bends = new Map<number, number>();
   const deadTicks = Math.max(1, Math.round(ppq * DEAD_NOTE_QUARTERS));
-  for (const placed of placedNotes(score)) {
+  const velocity = (v: number) => Math.max(1, Math.min(127, Math.floor(v * 127)));
+  // In tick order, each note's on before its off: at a tick where one note ends and the next
+  // starts, the earlier note's off comes first.
+  const inOrder = [...placedNotes(score)].sort((a, b) => a.tick - b.tick);
+  for (const placed of inOrder) {
     const note = notes[placed.note];
     if (!note) continue;
     const midiPitch = soundingPitch(meta.tuning, meta.capo, note.string, note.fret);
     if (midiPitch < 0 || midiPitch > 127) continue;
     const legato = note.leading_hammer_on || note.leading_pull_off;
-    track.addNote({
-      midi: midiPitch,
-      ticks: placed.tick,
-      durationTicks: note.mute ? Math.min(placed.ticks, deadTicks) : placed.ticks,
-      velocity: note.mute
-        ? MIDI_VELOCITY.dead
-        : legato
-          ? MIDI_VELOCITY.legato
-          : MIDI_VELOCITY.picked,
-    });
+    const length = note.mute ? Math.min(placed.ticks, deadTicks) : placed.ticks;
+    const v = note.mute ? MIDI_VELOCITY.dead : legato ? MIDI_VELOCITY.legato : MIDI_VELOCITY.picked;
+    guitar.push({ tick: placed.tick, bytes: [0x90, midiPitch, velocity(v)] });
+    guitar.push({ tick: placed.tick + length, bytes: [0x80, midiPitch, 0] });
     if (note.mute) continue;
     const curve = bendOf(note);
     if (!curve) continue;
@@ -120,12 +114,12 @@ export function toMidi(score: Score, notes: readonly NoteEvent[], meta: Notation
     const end = placed.tick + placed.ticks;
     if (!bends.has(end)) bends.set(end, 0);
   }
-  for (const [ticks, value] of [...bends].sort((a, b) => a[0] - b[0])) {
-    // @tonejs/midi writes `value` as the signed 14-bit number (-8192..8191) and reads it back
-    // divided by 8192.
-    track.addPitchBend({ ticks, value });
+  for (const [tick, value] of [...bends].sort((a, b) => a[0] - b[0])) {
+    // The signed 14-bit value (-8192..8191) as the unsigned one of the event, LSB first.
+    const raw = value + 8192;
+    guitar.push({ tick, bytes: [0xe0, raw & 0x7f, (raw >> 7) & 0x7f] });
   }
-  return midi.toArray();
+  return writeSmf(ppq, [conductor, guitar]);
 }
 
 /**

@@ -188,18 +188,31 @@ export function scoreOf(notes: readonly NoteEvent[], grid: BeatGrid): Score {
   // quick notes snapped together) moves to the next grid step.
   const lastTick = (g.bars.at(-1) ?? 0) * g.beatTicks;
   const starts = new Map<number, number[]>();
+  // Which strings each tick holds (a bit per string), and each string's latest tick: a string's
+  // ticks only grow (notes are placed in time order), so a note pushed along a crowded string
+  // jumps past the run of ticks that string holds instead of stepping through it (linear in
+  // notes, however many are crowded together).
+  const held = new Map<number, number>();
+  const latest = new Map<number, number>();
+  const stepAt = (tick: number) =>
+    triplet(Math.floor(tick / g.beatTicks)) ? tripletStep : sixteenth;
   const order = notes.map((_, i) => i).sort((a, b) => (positions[a] ?? 0) - (positions[b] ?? 0));
   for (const i of order) {
     let tick = quantize(positions[i] ?? 0);
-    const string = notes[i]?.string;
+    const string = notes[i]?.string ?? 0;
+    const bit = 2 ** Math.max(0, Math.min(30, string));
     for (;;) {
-      const step = triplet(Math.floor(tick / g.beatTicks)) ? tripletStep : sixteenth;
-      const taken = (starts.get(tick) ?? []).some((j) => notes[j]?.string === string);
+      const taken = ((held.get(tick) ?? 0) & bit) !== 0;
       // At the very end there is no later step: the note stays, sharing the string.
-      if (!taken || tick + step >= lastTick) break;
-      tick += step;
+      if (!taken || tick + stepAt(tick) >= lastTick) break;
+      const last = latest.get(string);
+      tick = last !== undefined && last > tick ? last : tick + stepAt(tick);
     }
-    starts.set(tick, [...(starts.get(tick) ?? []), i]);
+    held.set(tick, (held.get(tick) ?? 0) | bit);
+    latest.set(string, Math.max(latest.get(string) ?? tick, tick));
+    const slot = starts.get(tick);
+    if (slot) slot.push(i);
+    else starts.set(tick, [i]);
   }
   const ticks = [...starts.keys()].sort((a, b) => a - b);
   const barTick = (b: number) => (g.bars[b] ?? 0) * g.beatTicks;

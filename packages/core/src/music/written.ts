@@ -135,10 +135,16 @@ export function writtenNotes(score: Score, notes: readonly NoteEvent[]): Written
   let counter = 0;
   // Onsets on each string in time order: [note index, first place].
   const onsets = new Map<number, number[]>();
-  const kept = (slot: ScoreSlot) =>
-    slot.notes.filter(
-      (i, k) => !slot.notes.slice(0, k).some((j) => notes[j]?.string === notes[i]?.string),
-    );
+  // The first note of each string in the slot (linear in the slot's notes).
+  const kept = (slot: ScoreSlot) => {
+    const strings = new Set<number | undefined>();
+    return slot.notes.filter((i) => {
+      const string = notes[i]?.string;
+      if (strings.has(string)) return false;
+      strings.add(string);
+      return true;
+    });
+  };
   score.bars.forEach((bar, b) => {
     bar.slots.forEach((slot, s) => {
       for (const i of kept(slot)) {
@@ -148,7 +154,11 @@ export function writtenNotes(score: Score, notes: readonly NoteEvent[]): Written
         list.push([b, s]);
         places.set(i, list);
         const n = notes[i];
-        if (!slot.tied && n) onsets.set(n.string, [...(onsets.get(n.string) ?? []), i]);
+        if (!slot.tied && n) {
+          const list = onsets.get(n.string);
+          if (list) list.push(i);
+          else onsets.set(n.string, [i]);
+        }
       }
       counter++;
     });
