@@ -49,7 +49,7 @@ export function toMidi(score: Score, notes: readonly NoteEvent[], meta: Notation
   const conductor: SmfEvent[] = [{ tick: 0, bytes: smfMeta(0x03, title) }];
   let lastTempo: number | null = null;
   let lastSig: [number, number] | null = null;
-  score.bars.forEach((bar, b) => {
+  for (const [b, bar] of score.bars.entries()) {
     const tick = starts[b] ?? 0;
     if (lastTempo === null || Math.abs(lastTempo - bar.tempo) >= TEMPO_EPSILON) {
       const mpqn = Math.round(60_000_000 / bar.tempo);
@@ -64,7 +64,7 @@ export function toMidi(score: Score, notes: readonly NoteEvent[], meta: Notation
       conductor.push({ tick, bytes: smfMeta(0x58, [bar.numerator, log2, 24, 8]) });
       lastSig = [bar.numerator, bar.denominator];
     }
-  });
+  }
   if (lastTempo === null) conductor.push({ tick: 0, bytes: smfMeta(0x51, [0x07, 0xa1, 0x20]) });
 
   // The guitar: channel 1 (0), its General MIDI program.

@@ -56,7 +56,11 @@ export function meta(type: number, data: readonly number[]): number[] {
 }
 
 /** A text as bytes one character a byte (the caller gives UTF-8 as a byte string). */
-export const textBytes = (text: string) => [...text].map((c) => c.charCodeAt(0) & 0xff);
+export function textBytes(text: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < text.length; i += 1) out.push(text.charCodeAt(i) & 0xff);
+  return out;
+}
 
 /**
  * The file: `tracks` of events at absolute ticks, kept in tick order (a stable sort: events of
