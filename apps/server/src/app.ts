@@ -20,6 +20,7 @@ import {
 import type { DestinationStream } from 'pino';
 import { AppError, badRequest, isDatabaseOutage } from './errors.js';
 import { CONTROL_CHARACTERS, hasControlCharacters } from './routes/control-characters.js';
+import { exportPool } from './services/export-pool.js';
 import { registerLessonPage } from './routes/lesson-page.js';
 import type { AppContext } from './context.js';
 import type { RateBudget } from './config.js';
@@ -200,6 +201,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     }),
   });
 
+  // The export pool's thread ends with the server (it starts again on the next export).
+  app.addHook('onClose', async () => {
+    await exportPool.close();
+  });
   app.decorateRequest('user', null);
   // Before any route, so that the OpenAPI document sees them all.
   await registerOpenApi(app);

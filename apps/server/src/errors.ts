@@ -56,6 +56,7 @@ export const unsupportedMediaType = (message: string) =>
 
 /** Well-formed input that cannot be done (a re-fingering no fingering satisfies). */
 export const unprocessable = (message: string) => new AppError('unprocessable', message);
+export const serviceUnavailable = (message: string) => new AppError('unavailable', message);
 
 export const JOB_NOT_FOUND = 'Job not found.';
 

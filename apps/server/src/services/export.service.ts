@@ -4,7 +4,6 @@ import {
   MAX_BEAT_SECONDS,
   beatGridSchema,
   lessonDisplayName,
-  scoreOf,
   defaultGrid,
   uploadConfigSchema,
   type BeatGrid,
@@ -15,7 +14,8 @@ import {
 } from '@riffscribe/core';
 import { z } from 'zod';
 import type { AppContext, AuthUser } from '../context.js';
-import { badRequest, conflict } from '../errors.js';
+import { badRequest, conflict, serviceUnavailable } from '../errors.js';
+import { ExportFailed, exportPool } from './export-pool.js';
 import type { FileVersion } from '../repositories/job-files.repository.js';
 import type { JobRecord } from '../repositories/jobs.repository.js';
 import { EXPORT_FORMAT_TABLE } from './export-formats.js';
@@ -56,10 +56,16 @@ export class ExportService {
     const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
     const meta = exportMeta(job, results, chords.events);
     const { grid } = await this.gridOf(job, results, notes.events, edited);
-    const score = scoreOf(notes.events, grid);
-    const out = await spec.exporter(score, notes.events, meta);
+    // Off the request thread: the notes placed in bars and the file written by the export pool.
+    let out: Uint8Array;
+    try {
+      out = await exportPool.run({ format, notes: notes.events, grid, meta });
+    } catch (error) {
+      if (error instanceof ExportFailed) throw serviceUnavailable(error.message);
+      throw error;
+    }
     return {
-      body: typeof out === 'string' ? Buffer.from(out, 'utf8') : Buffer.from(out),
+      body: Buffer.from(out.buffer, out.byteOffset, out.byteLength),
       contentType: spec.contentType,
       fileName: `${meta.title}${spec.extension}`,
       version: notes.version,

@@ -1,0 +1,73 @@
+import type { NoteEvent } from '@riffscribe/core';
+import { plainNote } from '@riffscribe/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeJob, submitUpload } from '../support/fixtures.js';
+import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
+
+/** A lesson of `n` notes, ten a second, on random strings and frets (seeded). */
+function manyNotes(n: number): NoteEvent[] {
+  let seed = 7;
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  return Array.from({ length: n }, (_, i) => {
+    const time = i * 0.1 + rnd() * 0.05;
+    return plainNote({
+      time,
+      end_time: time + 0.2,
+      string: 1 + Math.floor(rnd() * 6),
+      fret: Math.floor(rnd() * 20),
+    });
+  });
+}
+
+/**
+ * Issue 38 row 1: an export of a 50,000-note lesson (the most edit-notes takes) runs off the
+ * API's event loop: the server answers others meanwhile, `/api/health` within 100 ms.
+ */
+describe('a 50,000-note export', () => {
+  let server: TestServer;
+  let user: TestUser;
+  let jobId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    user = await server.createUser();
+    jobId = (await submitUpload(server, user)).jobId;
+    await completeJob(server, jobId, { notes: manyNotes(50_000) });
+  }, 120_000);
+  afterAll(() => server.close());
+
+  it('leaves the server answering while it runs, and every format completes', async () => {
+    const timings: string[] = [];
+    for (const format of ['gp', 'musicxml', 'midi', 'txt']) {
+      const started = performance.now();
+      const exporting = server
+        .request('GET', `/api/export?jobId=${jobId}&format=${format}`, { token: user.token })
+        .then(async (res) => ({ status: res.status, bytes: (await res.arrayBuffer()).byteLength }));
+      const health: number[] = [];
+      const state = { done: false };
+      void exporting.finally(() => {
+        state.done = true;
+      });
+      // Wait for the export to be under way (its files read), then ask for health meanwhile.
+      await new Promise((r) => setTimeout(r, 300));
+      while (!state.done && health.length < 20) {
+        const t0 = performance.now();
+        const res = await server.request('GET', '/api/health');
+        await res.arrayBuffer();
+        health.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const result = await exporting;
+      const seconds = (performance.now() - started) / 1000;
+      expect(result.status, format).toBe(200);
+      expect(result.bytes).toBeGreaterThan(1000);
+      const sorted = [...health].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+      timings.push(
+        `${format}: ${seconds.toFixed(2)} s; /api/health during it (${String(health.length)}): median ${median.toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`,
+      );
+      if (health.length > 0) expect(median, `${format} health median`).toBeLessThan(100);
+    }
+    console.info(`50,000-note exports:\n${timings.join('\n')}`);
+  }, 240_000);
+});
