@@ -38,6 +38,19 @@ describe('checkMediaFacts', () => {
     expect(refusal({ ...video, durationSeconds: 31.6 })).toBe(MESSAGES.videoTooLong(32));
     expect(refusal({ ...video, durationSeconds: 95 })).toBe(MESSAGES.videoTooLong(95));
   });
+  it("fails a job whose file turned out too long with the spec's sentence (issue 38 row 11)", () => {
+    // A file swapped for a longer one after acceptance: the worker's check refuses it, and the
+    // refusal's reason becomes the job's error (classifyFailure).
+    try {
+      checkMediaFacts({ ...video, durationSeconds: 600 }, true);
+      expect.unreachable();
+    } catch (error) {
+      expect(classifyFailure(error)).toMatchObject({
+        retry: false,
+        reason: MESSAGES.videoTooLong(600),
+      });
+    }
+  });
   it('has no length limit for pilots and admins', () => {
     expect(refusal({ ...video, durationSeconds: 600 }, false)).toBeNull();
   });

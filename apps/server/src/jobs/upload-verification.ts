@@ -93,11 +93,9 @@ export function checkMediaFacts(facts: MediaFacts, limited: boolean): void {
     throw new MediaRefusal(MESSAGES.durationUnreadable, 'The duration could not be read.');
   }
   if (limited && facts.durationSeconds > REJECT_VIDEO_OVER_SECONDS) {
-    const shown = Math.round(facts.durationSeconds);
-    throw new MediaRefusal(
-      MESSAGES.videoTooLong(shown),
-      `The video is ${facts.durationSeconds.toFixed(1)} s long; ordinary users may upload 30 s.`,
-    );
+    // The spec's sentence wherever it shows: the refused upload and the failed job's error.
+    const sentence = MESSAGES.videoTooLong(Math.round(facts.durationSeconds));
+    throw new MediaRefusal(sentence, sentence);
   }
 }
 
