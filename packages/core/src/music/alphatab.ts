@@ -10,6 +10,7 @@ import {
   type WrittenNote,
 } from './written.js';
 import { keySignatureOf } from './key-signature.js';
+import { xmlText } from './musicxml.js';
 
 /**
  * A lesson as an alphaTab score model (one track, one staff showing standard notation and tab):
@@ -54,7 +55,7 @@ export function toAlphaTab(
 ): model.Score {
   const written = writtenNotes(score, notes);
   const out = new model.Score();
-  out.title = meta.title;
+  out.title = xmlText(meta.title);
 
   const track = new model.Track();
   track.name = 'Guitar';
@@ -116,7 +117,7 @@ export function toAlphaTab(
       const name = chordAt.get(`${b}:${s}`);
       if (name !== undefined) {
         const chord = new model.Chord();
-        chord.name = name;
+        chord.name = xmlText(name);
         chord.showDiagram = false;
         chord.showFingering = false;
         const id = `chord${chordCount++}`;

@@ -47,9 +47,22 @@ const STEPS: readonly (readonly [string, number])[] = [
   ['B', 0],
 ];
 
-/** Escapes text for XML content and attribute values. */
+// eslint-disable-next-line no-control-regex -- the characters XML 1.0 does not allow
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A name or chord as text an XML file can hold: without the characters XML 1.0 forbids (control
+ * characters, U+FFFE/FFFF, halves of surrogate pairs), and with `]]>` broken up, so that a
+ * writer that puts it in a CDATA section (Guitar Pro's) cannot be made to close it.
+ */
+export function xmlText(text: string): string {
+  return text.replace(NOT_XML, '').replace(/]]>/g, ']] >');
+}
+
+/** Escapes text for XML content and attribute values (and drops what XML cannot hold). */
 export function escapeXml(text: string): string {
-  return text
+  return xmlText(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

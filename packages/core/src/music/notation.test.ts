@@ -521,3 +521,63 @@ describe('tempo marks (issue 37: a tempo on every bar)', () => {
     expect(automations).toBe(marks);
   });
 });
+
+describe('names that are not plain text (issue 38 row 5)', () => {
+  /** Seeded: names of random code points, with the hostile ones mixed in. */
+  const random = (seed: number) => () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const HOSTILE = [
+    'x]]></Title><Artist>INJECTED</Artist><Title><![CDATA[y',
+    '\u0000',
+    '\u0001',
+    '\u0007',
+    '\u001f',
+    '\u007f',
+    '\ufffe',
+    '\ud800',
+    '<b>&amp;</b>',
+    '"\'',
+    ']]>',
+    '𝄞🎸',
+    'שלום',
+  ];
+  const name = (r: () => number) => {
+    let out = '';
+    const length = 1 + Math.floor(r() * 12);
+    for (let i = 0; i < length; i++) {
+      const pick = r();
+      if (pick < 0.3) out += HOSTILE[Math.floor(r() * HOSTILE.length)] ?? '';
+      else if (pick < 0.6) out += String.fromCharCode(Math.floor(r() * 0x80));
+      else out += String.fromCodePoint(Math.floor(r() * 0x2ffff));
+    }
+    return out;
+  };
+  // eslint-disable-next-line no-control-regex -- what no XML file may hold
+  const ILLEGAL =
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+  it('every export of a lesson with such a title and chord names parses back', () => {
+    const r = random(11);
+    const notes = [n(0, 0.5, 3, 2), n(0.5, 1, 2, 3), n(1, 2, 1, 0)];
+    const grid = steadyGrid(120, 4, 2);
+    const s = scoreOf(notes, grid);
+    for (let trial = 0; trial < 40; trial++) {
+      const chords: ChordEvent[] = [
+        { time: 0, end_time: 1, chord: name(r), event_type: 'chord' },
+        { time: 1, end_time: 2, chord: name(r), event_type: 'chord' },
+      ];
+      const meta: NotationMeta = { ...LESSON_META, title: name(r), chords };
+      const xml = toMusicXml(s, notes, meta);
+      expect(ILLEGAL.test(xml), `MusicXML of ${JSON.stringify(meta.title)}`).toBe(false);
+      expect(wellFormed(xml)).toBe(true);
+      const fromXml = importer.ScoreLoader.loadScoreFromBytes(new TextEncoder().encode(xml));
+      expect(fromXml.masterBars.length).toBe(s.bars.length);
+      const gp = importer.ScoreLoader.loadScoreFromBytes(toGuitarPro(s, notes, meta));
+      expect(gp.masterBars.length).toBe(s.bars.length);
+      expect(gp.artist).not.toContain('INJECTED');
+      expect(ILLEGAL.test(gp.title), `GP title of ${JSON.stringify(meta.title)}`).toBe(false);
+    }
+  });
+});
