@@ -47,9 +47,10 @@ const STEPS: readonly (readonly [string, number])[] = [
   ['B', 0],
 ];
 
-// eslint-disable-next-line no-control-regex -- the characters XML 1.0 does not allow
+/* eslint-disable no-control-regex -- the characters XML 1.0 does not allow */
 const NOT_XML =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-enable no-control-regex */
 
 /**
  * A name or chord as text an XML file can hold: without the characters XML 1.0 forbids (control

@@ -554,9 +554,10 @@ describe('names that are not plain text (issue 38 row 5)', () => {
     }
     return out;
   };
-  // eslint-disable-next-line no-control-regex -- what no XML file may hold
+  /* eslint-disable no-control-regex -- the characters XML 1.0 does not allow */
   const ILLEGAL =
     /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  /* eslint-enable no-control-regex */
 
   it('every export of a lesson with such a title and chord names parses back', () => {
     const r = random(11);
