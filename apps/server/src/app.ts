@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -18,6 +18,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
+import { SESSION_COOKIE } from './auth/cookies.js';
 import { AppError, badRequest, isDatabaseOutage } from './errors.js';
 import { CONTROL_CHARACTERS, hasControlCharacters } from './routes/control-characters.js';
 import { exportPool } from './services/export-pool.js';
@@ -189,8 +190,18 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // Runs after authentication (a route's own hook), so a signed-in caller is counted as
     // themselves, wherever they call from; anonymous callers by address.
     keyGenerator: (request) => {
-      const who = request.user ? `user:${request.user.uid}` : `ip:${request.ip}`;
-      return `${rateBudget(request.method, request.url)}|${who}`;
+      const budget = rateBudget(request.method, request.url);
+      // Token renewal comes with the session cookie and no bearer: counted per session, so a
+      // noisy client behind a shared address does not lock the people behind it out (the
+      // cookie is hashed, never kept; calls without one share the address's budget).
+      const session =
+        request.user === null && budget === 'auth' ? request.cookies[SESSION_COOKIE] : undefined;
+      const who = request.user
+        ? `user:${request.user.uid}`
+        : session
+          ? `session:${createHash('sha256').update(session).digest('base64url').slice(0, 22)}`
+          : `ip:${request.ip}`;
+      return `${budget}|${who}`;
     },
     max: (request) => ctx.config.rateLimits[rateBudget(request.method, request.url)],
     timeWindow: '1 minute',
