@@ -7,6 +7,12 @@
  * ffmpeg without loading the engine's models.
  */
 export { findFfmpeg, findFfprobe } from './adapters/binaries.js';
-export { runTool, type ToolOptions, type ToolResult } from './adapters/process.js';
+export {
+  TOOL_OWNER_VARIABLE,
+  processStartTicks,
+  runTool,
+  type ToolOptions,
+  type ToolResult,
+} from './adapters/process.js';
 export { progressReader, whitelistedInput } from './adapters/ffmpeg-args.js';
 export { EngineError } from './errors.js';

@@ -2,12 +2,13 @@ import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { TOOL_OWNER_VARIABLE, processStartTicks } from '@riffscribe/engine/media-tools';
 import type { JobLeasesRepository } from '../repositories/job-leases.repository.js';
 
 /**
  * What a worker killed with SIGKILL leaves behind, cleared when the next one starts (issue 13):
- * the ffmpeg and ffprobe processes it had started, which the kernel hands to init instead of
- * ending, and the working folders of the jobs it held.
+ * the ffmpeg and ffprobe processes it had started where the kernel could not end them with it
+ * (no setpriv: see runTool), and the working folders of the jobs it held.
  */
 
 /** The prefix of a job's working folder; the job id and attempt follow. */
@@ -41,9 +42,12 @@ function ownerAlive(dir: string): boolean {
 }
 
 /**
- * Kills running copies of `binaries` (this installation's ffmpeg and ffprobe) whose parent is
- * not a Node.js process: their server or worker died without ending them. Linux only (reads
- * /proc); elsewhere it does nothing. Returns the ids killed.
+ * Kills leftover copies of `binaries` (this installation's ffmpeg and ffprobe) that this project
+ * started and whose starter is gone: a server or worker that died without ending them. A tool
+ * is ours when it carries TOOL_OWNER_VARIABLE (runTool sets it: the starter's pid and start
+ * time); an ffmpeg somebody started from a shell has no such mark and is never touched, nor is
+ * one whose starter still runs. Linux only (reads /proc); elsewhere it does nothing. Returns the
+ * ids killed.
  */
 export function killOrphanTools(binaries: readonly string[]): number[] {
   let entries: string[];
@@ -53,15 +57,23 @@ export function killOrphanTools(binaries: readonly string[]): number[] {
     return [];
   }
   const wanted = new Set(binaries.map(real));
-  const node = path.basename(process.execPath);
   const killed: number[] = [];
   for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     const argv0 = commandOf(pid);
     if (argv0 === null || !wanted.has(real(argv0))) continue;
-    const parent = parentOf(pid);
-    if (parent !== null && parent > 1 && path.basename(commandOf(parent) ?? '') === node) continue;
+    const owner = ownerOf(pid);
+    if (owner === null) continue;
+    const [starter = '', started = ''] = owner.split(':');
+    const starterPid = Number(starter);
+    if (
+      Number.isInteger(starterPid) &&
+      starterPid > 0 &&
+      processStartTicks(starterPid) === started
+    ) {
+      continue;
+    }
     try {
       process.kill(pid, 'SIGKILL');
       killed.push(pid);
@@ -70,6 +82,19 @@ export function killOrphanTools(binaries: readonly string[]): number[] {
     }
   }
   return killed;
+}
+
+/** The TOOL_OWNER_VARIABLE a process was started with, or null (none, or not readable). */
+function ownerOf(pid: number): string | null {
+  try {
+    const environ = readFileSync(`/proc/${String(pid)}/environ`, 'utf8').split('\0');
+    const prefix = `${TOOL_OWNER_VARIABLE}=`;
+    const mark = environ.find((v) => v.startsWith(prefix));
+    const value = mark?.slice(prefix.length) ?? '';
+    return value === '' ? null : value;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -135,17 +160,6 @@ function commandOf(pid: number): string | null {
   try {
     const [argv0 = ''] = readFileSync(`/proc/${String(pid)}/cmdline`, 'utf8').split('\0');
     return argv0 === '' ? null : argv0;
-  } catch {
-    return null;
-  }
-}
-
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
-    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) ? ppid : null;
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { findFfmpeg } from '@riffscribe/engine';
+import { TOOL_OWNER_VARIABLE, runTool } from '@riffscribe/engine/media-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   JOB_WORK_PREFIX,
@@ -55,26 +56,71 @@ describe.runIf(process.platform === 'linux')('what a killed worker leaves behind
     for (const c of started) c.kill('SIGKILL');
   });
 
-  it('kills an orphaned ffmpeg of this installation, not one a live server runs', async () => {
-    // A shell starts ffmpeg in the background and exits: ffmpeg's parent is gone, as after a
-    // worker's SIGKILL.
+  /** ffmpeg started by a shell that then exits (its parent is gone), with `env`; its pid. */
+  const shellFfmpeg = (env: NodeJS.ProcessEnv = {}) => {
     const shell = spawnSync(
       'sh',
       ['-c', `"$0" "$@" >/dev/null 2>&1 & echo $!`, findFfmpeg(), ...LONG_FFMPEG],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', env: { ...process.env, [TOOL_OWNER_VARIABLE]: '', ...env } },
     );
-    const orphan = Number(shell.stdout.trim());
-    expect(processAlive(orphan)).toBe(true);
-    // One this process runs (a live server's stage): its parent is Node.js.
-    const owned = spawn(findFfmpeg(), LONG_FFMPEG, { stdio: 'ignore' });
-    started.push(owned);
-    await new Promise((r) => setTimeout(r, 200));
+    const pid = Number(shell.stdout.trim());
+    expect(processAlive(pid)).toBe(true);
+    return pid;
+  };
+
+  it('kills a leftover tool this project started, never an ffmpeg somebody else runs', async () => {
+    // Somebody's own ffmpeg, started from a shell (issue 38 row 3: the cleanup killed it).
+    const foreign = spawnSync(
+      'sh',
+      ['-c', `"$0" "$@" >/dev/null 2>&1 & echo $!`, findFfmpeg(), ...LONG_FFMPEG],
+      {
+        encoding: 'utf8',
+        env: Object.fromEntries(
+          Object.entries(process.env).filter(([k]) => k !== TOOL_OWNER_VARIABLE),
+        ),
+      },
+    );
+    const theirs = Number(foreign.stdout.trim());
+    // One of ours whose starter died (its mark names a process that is gone).
+    const orphan = shellFfmpeg({ [TOOL_OWNER_VARIABLE]: '999999999:1' });
+    // One of ours whose starter runs (this process): a live server's stage.
+    const owned = runTool(findFfmpeg(), LONG_FFMPEG, { activity: 'test', timeoutMs: 60_000 });
+    void owned.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    const ownedPid = childrenOf(process.pid).find((pid) => pid !== theirs && pid !== orphan);
 
     const killed = killOrphanTools([findFfmpeg()]);
     expect(killed).toContain(orphan);
-    expect(killed).not.toContain(owned.pid);
+    expect(killed).not.toContain(theirs);
+    expect(killed).not.toContain(ownedPid);
     await expect.poll(() => processAlive(orphan) && !isZombie(orphan)).toBe(false);
-    expect(processAlive(owned.pid!)).toBe(true);
+    expect(processAlive(theirs)).toBe(true);
+    process.kill(theirs, 'SIGKILL');
+    if (ownedPid) process.kill(ownedPid, 'SIGKILL');
+  });
+
+  it('ends a tool with the process that started it, even killed with SIGKILL (issue 38 row 6)', async () => {
+    // A Node.js process (a worker, say) runs ffmpeg through runTool, then is SIGKILLed.
+    const tools = path.resolve(
+      import.meta.dirname,
+      '../../../../packages/engine/dist/media-tools.js',
+    );
+    const script = `import { runTool } from ${JSON.stringify(tools)};
+      await runTool(process.argv[1], process.argv.slice(2), { activity: 't', timeoutMs: 60000 });`;
+    const node = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', script, findFfmpeg(), ...LONG_FFMPEG],
+      {
+        stdio: 'ignore',
+      },
+    );
+    started.push(node);
+    await expect.poll(() => childrenOf(node.pid!).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const [tool] = childrenOf(node.pid!);
+    node.kill('SIGKILL');
+    await expect
+      .poll(() => processAlive(tool!) && !isZombie(tool!), { timeout: 5_000 })
+      .toBe(false);
   });
 
   it('reads the job id from a working folder name', () => {
@@ -148,4 +194,21 @@ function isZombie(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The ids of the processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const child = Number(entry);
+    if (!Number.isInteger(child)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid && !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) out.push(child);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
 }

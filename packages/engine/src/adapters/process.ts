@@ -1,5 +1,41 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { EngineError } from '../errors.js';
+
+/**
+ * The environment variable every tool this project starts carries: `<pid>:<start>` of the
+ * process that started it. A start-up cleanup kills a leftover tool only when it carries the
+ * mark and its starter is gone (issue 38 row 3): never an ffmpeg somebody else started.
+ */
+export const TOOL_OWNER_VARIABLE = 'RIFFSCRIBE_TOOL_OWNER';
+
+/** A process's start time in clock ticks since boot (Linux /proc), or null elsewhere. */
+export function processStartTicks(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces, so count fields after the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const OWNER_MARK = `${String(process.pid)}:${processStartTicks(process.pid) ?? ''}`;
+
+/** util-linux's setpriv, where there is one: it sets the parent-death signal and execs the tool. */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p)) ?? null;
+
+/**
+ * How a tool is started: on Linux through `setpriv --pdeathsig KILL`, so that the kernel kills
+ * it when the process that started it dies, even by SIGKILL (issue 38 row 6); setpriv execs the
+ * tool in its place, so the tool is still this process's child.
+ */
+function launch(binary: string, args: readonly string[]): [string, string[]] {
+  if (process.platform === 'linux' && SETPRIV) {
+    return [SETPRIV, ['--pdeathsig', 'KILL', '--', binary, ...args]];
+  }
+  return [binary, [...args]];
+}
 
 /** How a child process ended. `stderr` holds at most the head and tail of what it wrote. */
 export interface ToolResult {
@@ -41,7 +77,9 @@ export function runTool(
       reject(cancelledError());
       return;
     }
-    const child = spawn(binary, args, {
+    const [command, argv] = launch(binary, args);
+    const child = spawn(command, argv, {
+      env: { ...process.env, [TOOL_OWNER_VARIABLE]: OWNER_MARK },
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
