@@ -23,6 +23,13 @@ export interface Database {
   readonly driver: DatabaseDriver;
   /** Runs one SQL text (possibly several statements when there are no parameters). */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * Runs `work` holding the installation's start-up lock (a PostgreSQL advisory lock on a
+   * connection of its own): schema creation, migrations and the queue's setup of processes that
+   * start at once run one after the other instead of racing (issue 38 row 8). PGlite has one
+   * process: the work just runs.
+   */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   /** Commits a one-row write: fails when the database answers but cannot store anything. */
   probeWrite(): Promise<void>;
@@ -55,10 +62,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ? openPostgres(options)
       : await openPglite(options.dataDir, options.template);
   try {
-    if (options.driver === 'postgres' && options.searchPath) {
-      await createSchema(database, options.searchPath);
-    }
-    await migrate(database.db, options.driver === 'postgres' ? options.searchPath : undefined);
+    await database.withStartupLock(async () => {
+      if (options.driver === 'postgres' && options.searchPath) {
+        await createSchema(database, options.searchPath);
+      }
+      await migrate(database.db, options.driver === 'postgres' ? options.searchPath : undefined);
+    });
   } catch (error) {
     await database.close();
     throw error;
@@ -122,6 +131,9 @@ function vanishedDuringScan(error: unknown, schema: string | undefined): boolean
   return schema === undefined || !message.includes(`"${schema}"`);
 }
 
+/** The advisory lock key of start-up work ('riffscribe' as a number: any fixed key would do). */
+const STARTUP_LOCK = 0x72696666;
+
 function openPostgres(options: { url: string; searchPath?: string; poolSize?: number }): Database {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -138,6 +150,22 @@ function openPostgres(options: { url: string; searchPath?: string; poolSize?: nu
     async executeSql(text, values) {
       const result = await pool.query(text, values);
       return { rows: Array.isArray(result) ? [] : result.rows };
+    },
+    async withStartupLock(work) {
+      // A connection outside the pool: the work itself may need every pooled one.
+      const client = new pg.Client({
+        connectionString: options.url,
+        connectionTimeoutMillis: 5000,
+      });
+      client.on('error', () => undefined);
+      await client.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+        return await work();
+      } finally {
+        // Ending the session releases the lock, also when the unlock cannot be sent.
+        await client.end().catch(() => undefined);
+      }
     },
     async ping() {
       await sql`select 1`.execute(db);
@@ -202,6 +230,9 @@ async function openPglite(dataDir: string | null, template?: Blob): Promise<Data
         const results = await client.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };
       });
+    },
+    withStartupLock(work) {
+      return work();
     },
     async ping() {
       await sql`select 1`.execute(db);

@@ -89,8 +89,11 @@ export class JobQueue {
     });
     // pg-boss reports background faults as events; they must never crash the server.
     boss.on('error', () => undefined);
-    await boss.start();
-    await boss.createQueue(PROCESS_VIDEO_QUEUE);
+    // Its schema and queue set up one process at a time (two at once deadlocked).
+    await database.withStartupLock(async () => {
+      await boss.start();
+      await boss.createQueue(PROCESS_VIDEO_QUEUE);
+    });
     return new JobQueue(boss, options.retryDelaySeconds ?? 5, options.expireInSeconds ?? 3 * 3600);
   }
 
