@@ -15,6 +15,7 @@ import {
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { processStartTicks } from '@riffscribe/engine/media-tools';
 import { BodyInterruptedError, ByteLimit, type ByteLimits } from './byte-limit.js';
 import { assertSafeKey } from './keys.js';
 import {
@@ -88,6 +89,9 @@ function feed(source: Readable, target: ByteLimit): () => void {
   };
 }
 
+/** This process, as its temp files name it: `<pid>.<start time>`. */
+const WRITER = `${String(process.pid)}.${processStartTicks(process.pid) ?? ''}`;
+
 /**
  * Objects as files under a directory: data in `objects/<key>`, the content type in a JSON sidecar
  * `meta/<key>.json`. Every write goes to `tmp/` first and is renamed into place, so a reader never
@@ -101,11 +105,48 @@ export class LocalObjectStore implements ObjectStore {
   private readonly secret: string;
   private readonly now: () => Date;
 
+  /** The start-up sweep of temp files whose writer is gone (sweepTemp), for those who wait on it. */
+  readonly swept: Promise<string[]>;
+
   constructor(options: LocalObjectStoreOptions) {
     this.root = path.resolve(options.dir);
     this.publicUrl = options.publicUrl.replace(/\/+$/, '');
     this.secret = options.secret;
     this.now = options.now ?? (() => new Date());
+    this.swept = this.sweepTemp().catch(() => []);
+  }
+
+  /**
+   * Removes the temp files of writes whose process is gone (issue 38 row 9): an upload cut by a
+   * SIGTERM or SIGKILL leaves its partial file, which a write's own cleanup never reached. Each
+   * temp file is named after its writer (`<pid>.<start time>-<uuid>`), so a file of another
+   * process sharing the data folder is kept while that process runs; a file named otherwise
+   * (before this) goes once it is an hour old. Returns the names removed.
+   */
+  async sweepTemp(): Promise<string[]> {
+    const dir = path.join(this.root, 'tmp');
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return [];
+    }
+    const removed: string[] = [];
+    for (const name of names) {
+      const match = /^(\d+)\.(\d*)-/.exec(name);
+      let stale: boolean;
+      if (match) {
+        stale = processStartTicks(Number(match[1])) !== (match[2] ?? '');
+      } else {
+        const info = await stat(path.join(dir, name)).catch(() => null);
+        stale = info !== null && this.now().getTime() - info.mtimeMs > 3600_000;
+      }
+      if (stale) {
+        await rm(path.join(dir, name), { force: true, recursive: true });
+        removed.push(name);
+      }
+    }
+    return removed;
   }
 
   /** The store's clock, in unix seconds. */
@@ -126,7 +167,7 @@ export class LocalObjectStore implements ObjectStore {
   private async tempPath(): Promise<string> {
     const dir = path.join(this.root, 'tmp');
     await mkdir(dir, { recursive: true });
-    return path.join(dir, randomUUID());
+    return path.join(dir, `${WRITER}-${randomUUID()}`);
   }
 
   private link(query: URLSearchParams): string {
