@@ -62,7 +62,7 @@ describe('the local store at start', () => {
     body.end();
     await writing;
     expect(
-      readdirSync(path.join(dir, 'tmp')).filter((n) => n.includes('0a0b0c0d') === false),
+      readdirSync(path.join(dir, 'tmp')).filter((n) => !n.includes('0a0b0c0d')),
     ).toEqual(['7c0e3a52-new']);
   });
 });
