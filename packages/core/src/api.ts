@@ -178,15 +178,19 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
  * GET /api/export: the lesson as a file. `version` as the player chooses it when absent: the
  * edited version where one was saved, else the original.
  */
-export const exportQuerySchema = z.object({
-  jobId: id,
-  format: z.enum(EXPORT_FORMATS, {
-    error: 'Please choose an export format: gp, musicxml, midi or txt.',
-  }),
-  version: z
-    .enum(['original', 'edited'], { error: "The version must be 'original' or 'edited'." })
-    .optional(),
-});
+export const exportQuerySchema = z
+  .object({
+    jobId: id,
+    format: z.enum(EXPORT_FORMATS, {
+      error: 'Please choose an export format: gp, musicxml, midi or txt.',
+    }),
+    version: z
+      .enum(['original', 'edited'], { error: "The version must be 'original' or 'edited'." })
+      .optional(),
+  })
+  .describe(
+    'A lesson of more than 50,000 notes (MAX_NOTES_PER_LESSON) is not exported: 413. Exports run off the request thread.',
+  );
 /**
  * GET /api/beats?jobId[&edit_version]: the lesson's beats and bars, and where they come from;
  * with edit_version=true the owner's corrected grid where one was saved (as for the notes).

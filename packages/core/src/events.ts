@@ -207,11 +207,24 @@ export const chordEventInputSchema = z
     path: ['end_time'],
   });
 
-/** The most events one save may carry (a 10-minute lesson has about 5,000 notes). */
-export const MAX_EVENTS_PER_SAVE = 50_000;
+/**
+ * The most notes a lesson may hold, one limit for the engine's output, edit-notes and every
+ * export (a 10-minute lesson has about 5,000 notes): past it a transcription fails with a
+ * sentence, a save is refused, an export answers 413. Also the most chords a save may carry.
+ */
+export const MAX_NOTES_PER_LESSON = 50_000;
+/** The most events one save may carry: MAX_NOTES_PER_LESSON. */
+export const MAX_EVENTS_PER_SAVE = MAX_NOTES_PER_LESSON;
+/** The sentence for a lesson past MAX_NOTES_PER_LESSON. */
+export const TOO_MANY_NOTES = `A lesson may hold at most ${MAX_NOTES_PER_LESSON.toLocaleString('en-US')} notes.`;
 
 export const editNotesBodySchema = z.object({
-  events: z.array(noteEventInputSchema).max(MAX_EVENTS_PER_SAVE),
+  events: z
+    .array(noteEventInputSchema)
+    .max(MAX_EVENTS_PER_SAVE, TOO_MANY_NOTES)
+    .describe(
+      `The lesson's notes: at most ${String(MAX_NOTES_PER_LESSON)} (MAX_NOTES_PER_LESSON).`,
+    ),
 });
 export const editChordsBodySchema = z.object({
   events: z.array(chordEventInputSchema).max(MAX_EVENTS_PER_SAVE),

@@ -106,6 +106,8 @@ export {
 export type { GuitarType, StemType, Tuning, TuningPresetId } from './guitar.js';
 export {
   MAX_EVENTS_PER_SAVE,
+  MAX_NOTES_PER_LESSON,
+  TOO_MANY_NOTES,
   TECHNIQUE_FLAGS,
   chordEventInputSchema,
   clamp,

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import {
+  MAX_NOTES_PER_LESSON,
   MAX_UPLOAD_BYTES,
   MESSAGES,
   REJECT_VIDEO_OVER_SECONDS,
+  TOO_MANY_NOTES,
   formatMegabytes,
   isPrivileged,
   uploadConfigSchema,
@@ -270,6 +272,10 @@ export async function processJob(job: LeasedJob, deps: HandlerDeps): Promise<Com
       putOutput(name, Buffer.from(JSON.stringify(value)));
     // The results say which audio files exist besides the video, so the player asks for no stem
     // that is not there (the pipeline writes none yet).
+    // One limit on notes a lesson, the engine's output included (edit-notes and exports keep it).
+    if (transcription.notes.length > MAX_NOTES_PER_LESSON) {
+      throw new PermanentJobError(TOO_MANY_NOTES);
+    }
     await putJson('results', { ...transcription.results, duration, audio_files: [] });
     await putJson('notes', transcription.notes);
     await putJson('chords', transcription.chords);

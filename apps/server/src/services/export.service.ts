@@ -5,6 +5,8 @@ import {
   beatGridSchema,
   lessonDisplayName,
   defaultGrid,
+  MAX_NOTES_PER_LESSON,
+  TOO_MANY_NOTES,
   uploadConfigSchema,
   type BeatGrid,
   type BeatsResponse,
@@ -14,7 +16,7 @@ import {
 } from '@riffscribe/core';
 import { z } from 'zod';
 import type { AppContext, AuthUser } from '../context.js';
-import { badRequest, conflict, serviceUnavailable } from '../errors.js';
+import { badRequest, conflict, payloadTooLarge, serviceUnavailable } from '../errors.js';
 import { ExportFailed, exportPool } from './export-pool.js';
 import type { FileVersion } from '../repositories/job-files.repository.js';
 import type { JobRecord } from '../repositories/jobs.repository.js';
@@ -55,6 +57,7 @@ export class ExportService {
     const chords = await this.jobs.events(user, job.id, 'chords', edited);
     const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
     const meta = exportMeta(job, results, chords.events);
+    if (notes.events.length > MAX_NOTES_PER_LESSON) throw payloadTooLarge(TOO_MANY_NOTES);
     const { grid } = await this.gridOf(job, results, notes.events, edited);
     // Off the request thread: the notes placed in bars and the file written by the export pool.
     let out: Uint8Array;

@@ -1,5 +1,4 @@
-import type { NoteEvent } from '@riffscribe/core';
-import { plainNote } from '@riffscribe/core';
+import { MAX_NOTES_PER_LESSON, TOO_MANY_NOTES, plainNote, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeJob, submitUpload } from '../support/fixtures.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/test-server.js';
@@ -35,6 +34,27 @@ describe('a 50,000-note export', () => {
     await completeJob(server, jobId, { notes: manyNotes(50_000) });
   }, 120_000);
   afterAll(() => server.close());
+
+  it('holds one limit on notes a lesson: a save of more is refused, an export of more is 413', async () => {
+    const tooMany = manyNotes(MAX_NOTES_PER_LESSON + 1);
+    const save = await server.request('POST', '/api/edit-notes', {
+      token: user.token,
+      json: { jobId, events: tooMany },
+    });
+    expect(save.status).toBe(400);
+    expect(((await save.json()) as { error: string }).error).toBe(TOO_MANY_NOTES);
+    const big = (await submitUpload(server, user)).jobId;
+    await completeJob(server, big, { notes: tooMany });
+    const res = await server.request('GET', `/api/export?jobId=${big}&format=txt`, {
+      token: user.token,
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toBe(TOO_MANY_NOTES);
+    // The OpenAPI document states it.
+    const doc = JSON.stringify(await (await server.request('GET', '/api/openapi.json')).json());
+    expect(doc).toContain('"maxItems":50000');
+    expect(doc).toContain('MAX_NOTES_PER_LESSON');
+  }, 120_000);
 
   it('leaves the server answering while it runs, and every format completes', async () => {
     const timings: string[] = [];
