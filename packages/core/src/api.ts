@@ -31,7 +31,14 @@ export const signedUploadRequestSchema = z.object({
   fileType: z.string().trim().min(1).max(100),
   email: z.string().trim().max(320).optional(),
   /** Optional: lets the server refuse an oversized file before any byte is sent. */
-  fileSize: z.number().int().nonnegative().optional(),
+  fileSize: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      'The file size in bytes: signed into the link (the storage refuses another size); required where the storage is S3.',
+    ),
 });
 export interface SignedUploadResponse {
   signedUrl: string;

@@ -22,6 +22,10 @@ export function isVideoType(fileType: string): boolean {
 }
 
 /** The first half of the submit sequence: a signed upload link, then the process call. */
+/** The answer to an upload link asked without the file's size where the storage needs it. */
+export const UPLOAD_SIZE_NEEDED =
+  "Send the file's size (fileSize, in bytes) to get an upload link.";
+
 export class UploadService {
   private readonly uploads: UploadsRepository;
   private readonly jobs: JobsRepository;
@@ -42,6 +46,15 @@ export class UploadService {
   ): Promise<SignedUploadResponse> {
     if (!isVideoType(request.fileType)) throw badRequest(MESSAGES.invalidFileType);
     const limited = !isPrivileged(user.role);
+    // A presigned S3 PUT cannot bound its body: the size is signed into the link instead
+    // (Content-Length, which S3 checks), so S3 links need it (issue 38 row 4). The local store
+    // counts the bytes itself.
+    if (
+      this.ctx.store.driver === 's3' &&
+      !(request.fileSize !== undefined && request.fileSize > 0)
+    ) {
+      throw badRequest(UPLOAD_SIZE_NEEDED);
+    }
     if (limited && request.fileSize !== undefined && request.fileSize > MAX_UPLOAD_BYTES) {
       throw payloadTooLarge(MESSAGES.fileTooLarge(formatMegabytes(request.fileSize)));
     }
