@@ -61,8 +61,8 @@ describe('the local store at start', () => {
       .toBeGreaterThan(0);
     body.end();
     await writing;
-    expect(
-      readdirSync(path.join(dir, 'tmp')).filter((n) => !n.includes('0a0b0c0d')),
-    ).toEqual(['7c0e3a52-new']);
+    expect(readdirSync(path.join(dir, 'tmp')).filter((n) => !n.includes('0a0b0c0d'))).toEqual([
+      '7c0e3a52-new',
+    ]);
   });
 });
