@@ -2,6 +2,7 @@ import type { AuthTokenResponse } from '@riffscribe/core';
 import type { Database } from '../db/database.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import { SESSION_TTL_SECONDS } from './auth-constants.js';
+import { liveRoleCache } from './live-role-cache.js';
 import { newSessionSecret, sessionIdFor, SessionsRepository } from './sessions.repository.js';
 import { ACCESS_TOKEN_TTL_SECONDS, accessTokenKey, issueAccessToken } from './tokens.js';
 
@@ -61,6 +62,8 @@ export class AuthSessions {
   /** Revokes the session behind a cookie secret, if any; ending twice is harmless. */
   async end(secret: string | undefined, now = new Date()): Promise<void> {
     if (secret === undefined || secret === '') return;
-    await this.sessions.revoke(sessionIdFor(secret), now);
+    const sid = sessionIdFor(secret);
+    await this.sessions.revoke(sid, now);
+    liveRoleCache.forgetSession(sid);
   }
 }

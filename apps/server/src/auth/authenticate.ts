@@ -8,6 +8,7 @@ import type {
 import type { AuthUser, AppContext } from '../context.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { METRICS_PATH } from '../routes/metrics.route.js';
+import { liveRoleCache } from './live-role-cache.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { accessTokenKey, verifyAccessToken } from './tokens.js';
 
@@ -69,7 +70,11 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext): v
     // session's end it is refused at once, not when it expires minutes later.
     // The role is the account's current one, not the token's: a role an admin changed (an
     // upgrade approved, an admin demoted) applies to the next call, not at the token's renewal.
-    const role = await sessions.liveRole(user.sid, user.uid);
+    let role = liveRoleCache.get(user.sid, user.uid);
+    if (role === undefined) {
+      role = await sessions.liveRole(user.sid, user.uid);
+      liveRoleCache.set(user.sid, user.uid, role);
+    }
     if (role === null) {
       throw unauthorized('Your session has ended. Please sign in again.');
     }

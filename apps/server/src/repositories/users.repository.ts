@@ -1,6 +1,7 @@
 import { parseRole, type Role } from '@riffscribe/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, UsersTable } from '../db/schema.js';
+import { liveRoleCache } from '../auth/live-role-cache.js';
 
 export interface User {
   uid: string;
@@ -114,5 +115,6 @@ export class UsersRepository {
       .set({ role, updated_at: new Date() })
       .where('id', '=', uid)
       .execute();
+    liveRoleCache.clear();
   }
 }

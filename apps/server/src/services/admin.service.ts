@@ -12,6 +12,7 @@ import {
 } from '@riffscribe/core';
 import { sql } from 'kysely';
 import type { AppContext, AuthUser } from '../context.js';
+import { liveRoleCache } from '../auth/live-role-cache.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { CreditsRepository } from '../repositories/credits.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
@@ -199,7 +200,10 @@ export class AdminService {
           .where('role', '=', 'user')
           .returning('id')
           .executeTakeFirst();
-        if (upgraded) await this.pro.grantMonth(trx, row.user_id);
+        if (upgraded) {
+          await this.pro.grantMonth(trx, row.user_id);
+          liveRoleCache.clear();
+        }
       }
     });
   }
