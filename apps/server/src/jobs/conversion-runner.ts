@@ -209,10 +209,11 @@ export class ConversionRunner {
       },
       (this.deps.leaseSeconds * 1000) / 3,
     );
-    const dir = path.join(
-      this.workRoot,
-      `${CONVERT_WORK_PREFIX}${jobId}-${String(conversion.attempts)}`,
-    );
+    // A folder of this run's own (its start time): a run handed back at shutdown is taken again
+    // with the same attempt number, and the first run's clean-up, still finishing, removed the
+    // second's folder from under its ffmpeg when both used `<job>-<attempt>` (a rare flake of
+    // convert.test: ENOENT on the converted file).
+    const dir = path.join(this.workRoot, `${CONVERT_WORK_PREFIX}${jobId}-${String(Date.now())}`);
     const made = outputOf(conversion);
     const outputKey = jobObjectKey(
       jobId,
