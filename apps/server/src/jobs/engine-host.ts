@@ -1,35 +1,16 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { UploadConfig } from '@riffscribe/core';
 import { ENGINE_EXEC_ARGV, engineProcessEnv } from '@riffscribe/engine/process-settings';
+import { compiledModule, withoutConditions } from '../compiled-module.js';
 import type { EngineProgress, EngineTranscription, MediaFacts } from './engine-api.js';
 import { isEngineResponse, type EngineRequest, type EngineResponse } from './engine-protocol.js';
 import { EngineCrashError } from './failures.js';
 
-/**
- * The compiled file of a module of this folder. The server normally runs compiled (dist/), and
- * a child process must run compiled code too; when this module itself runs from TypeScript
- * source (tests), the child comes from `apps/server/dist/jobs`, built by `tsc -b apps/server`.
- */
-function compiledJobsModule(name: string): string {
-  const here = fileURLToPath(import.meta.url);
-  const dir = path.dirname(here);
-  if (here.endsWith('.ts')) return path.resolve(dir, '../../dist/jobs', `${name}.js`);
-  return path.join(dir, `${name}.js`);
-}
-
 /** The parent's environment without Node options that change module resolution. */
 function childEnv(): NodeJS.ProcessEnv {
-  const kept: string[] = [];
   const tokens = (process.env.NODE_OPTIONS ?? '').split(/\s+/).filter((t) => t !== '');
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] ?? '';
-    if (token === '--conditions' || token === '-C') i++;
-    else if (!token.startsWith('--conditions=')) kept.push(token);
-  }
-  return engineProcessEnv({ ...process.env, NODE_OPTIONS: kept.join(' ') });
+  return engineProcessEnv({ ...process.env, NODE_OPTIONS: withoutConditions(tokens).join(' ') });
 }
 
 /** An engine failure that crossed the process boundary, rebuilt as an error with a code. */
@@ -77,7 +58,7 @@ export class EngineHost {
   private readonly entry: string;
 
   constructor(private readonly options: EngineHostOptions = {}) {
-    this.entry = options.entry ?? compiledJobsModule('engine-child');
+    this.entry = options.entry ?? compiledModule(import.meta.url, 'jobs', 'engine-child');
   }
 
   /** The child's process id, while one runs. */

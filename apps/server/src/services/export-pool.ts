@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { BeatGrid, ExportFormat, NotationMeta, NoteEvent } from '@riffscribe/core';
+import { compiledModule, withoutConditions } from '../compiled-module.js';
 
 /** What the worker is asked: one export of one lesson's notes. */
 export interface ExportTask {
@@ -14,28 +13,6 @@ export interface ExportTask {
 }
 export type ExportTaskResult =
   { id: number; ok: true; bytes: Uint8Array } | { id: number; ok: false; message: string };
-
-/** The compiled worker entry: beside this file in dist, or dist's copy when running from src. */
-function workerEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  const dir = path.dirname(here);
-  if (here.endsWith('.ts')) return path.resolve(dir, '../../dist/services/export-worker.js');
-  return path.join(dir, 'export-worker.js');
-}
-
-/**
- * The parent's Node options without those that change module resolution: a test runner's
- * `--conditions source` would have the compiled worker import the workspace's TypeScript.
- */
-function withoutConditions(argv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (arg === '--conditions' || arg === '-C') i++;
-    else if (!arg.startsWith('--conditions=')) kept.push(arg);
-  }
-  return kept;
-}
 
 /** An export that ran past its time, or a worker that died under it. */
 export class ExportFailed extends Error {}
@@ -83,7 +60,7 @@ export class ExportPool {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const entry = workerEntry();
+    const entry = compiledModule(import.meta.url, 'services', 'export-worker');
     if (!existsSync(entry)) {
       throw new Error(
         `The export worker ${entry} is missing: build the server (npx tsc -b apps/server).`,

@@ -20,10 +20,15 @@ export function processStartTicks(pid: number): string | null {
   }
 }
 
-const OWNER_MARK = `${String(process.pid)}:${processStartTicks(process.pid) ?? ''}`;
-
-/** util-linux's setpriv, where there is one: it sets the parent-death signal and execs the tool. */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p)) ?? null;
+/** This process's mark and util-linux's setpriv (where there is one), read on the first tool. */
+let started: { mark: string; setpriv: string | null } | null = null;
+function starter() {
+  started ??= {
+    mark: `${String(process.pid)}:${processStartTicks(process.pid) ?? ''}`,
+    setpriv: ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p)) ?? null,
+  };
+  return started;
+}
 
 /**
  * How a tool is started: on Linux through `setpriv --pdeathsig KILL`, so that the kernel kills
@@ -31,8 +36,9 @@ const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p)) 
  * tool in its place, so the tool is still this process's child.
  */
 function launch(binary: string, args: readonly string[]): [string, string[]] {
-  if (process.platform === 'linux' && SETPRIV) {
-    return [SETPRIV, ['--pdeathsig', 'KILL', '--', binary, ...args]];
+  const { setpriv } = starter();
+  if (process.platform === 'linux' && setpriv) {
+    return [setpriv, ['--pdeathsig', 'KILL', '--', binary, ...args]];
   }
   return [binary, [...args]];
 }
@@ -79,7 +85,7 @@ export function runTool(
     }
     const [command, argv] = launch(binary, args);
     const child = spawn(command, argv, {
-      env: { ...process.env, [TOOL_OWNER_VARIABLE]: OWNER_MARK },
+      env: { ...process.env, [TOOL_OWNER_VARIABLE]: starter().mark },
       shell: false,
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,

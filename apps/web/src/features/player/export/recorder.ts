@@ -286,6 +286,7 @@ async function renderFrameByFrame(
     }
 
     const count = Math.max(1, Math.round(duration * EXPORT_FPS));
+    const progress = wholePercents(count, onProgress);
     for (let i = 0; i < count; i += 1) {
       cancelled();
       // The encoders report their faults through callbacks, which TypeScript does not follow.
@@ -302,16 +303,8 @@ async function renderFrameByFrame(
       } finally {
         picture.close();
       }
-      const frame = new VideoFrame(canvas, {
-        timestamp: Math.round(time * 1e6),
-        duration: Math.round(1e6 / EXPORT_FPS),
-      });
-      videoEncoder.encode(frame, { keyFrame: i % (EXPORT_FPS * 2) === 0 });
-      frame.close();
-      while (videoEncoder.encodeQueueSize > 2) {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      onProgress((i + 1) / count);
+      await encodeFrame(videoEncoder, canvas, i);
+      progress(i + 1);
     }
     await videoEncoder.flush();
     videoEncoder.close();
@@ -408,30 +401,17 @@ export async function renderBand(options: {
   encoder.configure({ ...videoConfig(canvas.width, canvas.height), bitrate: 4_000_000 });
   try {
     const count = Math.max(1, Math.round(options.duration * EXPORT_FPS));
-    let shown = -1;
+    const progress = wholePercents(count, onProgress);
     for (let i = 0; i < count; i += 1) {
       if (signal.aborted) throw new ExportCancelled();
       const encoderFault = failure as Error | null;
       if (encoderFault) throw encoderFault;
       const time = i / EXPORT_FPS;
       draw(time);
-      const frame = new VideoFrame(canvas, {
-        timestamp: Math.round(time * 1e6),
-        duration: Math.round(1e6 / EXPORT_FPS),
-      });
-      encoder.encode(frame, { keyFrame: i % (EXPORT_FPS * 2) === 0 });
-      frame.close();
-      while (encoder.encodeQueueSize > 2) {
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
+      await encodeFrame(encoder, canvas, i);
       // A yield now and then keeps the page (and its Cancel button) responsive.
       if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 0));
-      // Whole percents only: each update repaints the dialog, which costs the encoder CPU.
-      const percent = Math.floor(((i + 1) * 100) / count);
-      if (percent !== shown) {
-        shown = percent;
-        onProgress((i + 1) / count);
-      }
+      progress(i + 1);
     }
     await encoder.flush();
     const encoderFailure = failure as Error | null;
@@ -446,4 +426,34 @@ export async function renderBand(options: {
   } finally {
     if (encoder.state !== 'closed') encoder.close();
   }
+}
+
+/**
+ * Encodes the canvas as frame `i` (a key frame every two seconds) and waits while the encoder
+ * has more than two frames queued, so that memory stays flat however slow it is.
+ */
+async function encodeFrame(encoder: VideoEncoder, canvas: HTMLCanvasElement, i: number) {
+  const frame = new VideoFrame(canvas, {
+    timestamp: Math.round((i / EXPORT_FPS) * 1e6),
+    duration: Math.round(1e6 / EXPORT_FPS),
+  });
+  encoder.encode(frame, { keyFrame: i % (EXPORT_FPS * 2) === 0 });
+  frame.close();
+  while (encoder.encodeQueueSize > 2) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/**
+ * Progress of `count` frames reported in whole percents only: each report repaints the export
+ * dialog, and without a GPU every repaint takes CPU the encoder needs.
+ */
+function wholePercents(count: number, onProgress: (fraction: number) => void) {
+  let shown = -1;
+  return (done: number) => {
+    const percent = Math.floor((done * 100) / count);
+    if (percent === shown) return;
+    shown = percent;
+    onProgress(done / count);
+  };
 }
