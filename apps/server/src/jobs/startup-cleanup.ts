@@ -129,7 +129,9 @@ export async function removeStaleWorkFolders(
   const removed: string[] = [];
   for (const name of names) {
     const jobId = jobIdOfFolder(name, prefix);
-    if (jobId !== null && live.has(jobId)) continue;
+    // Only folders named as ours (`<prefix><job>-<number>`): a temp folder of something else that
+    // merely starts with the prefix (a test's `riffscribe-convert-test-x1y2z3`) is not ours.
+    if (jobId === null || live.has(jobId)) continue;
     const dir = path.join(root, name);
     if (ownerAlive(dir)) continue;
     rmSync(dir, { recursive: true, force: true });

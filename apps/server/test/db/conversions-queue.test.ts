@@ -134,17 +134,20 @@ describe(`conversions queue (${testDatabaseDriver()})`, () => {
     await drain();
     const held = await queued();
     await repo.claim({ token: randomUUID(), holder, seconds: 60 });
-    const root = mkdtempSync(path.join(tmpdir(), 'riffscribe-convert-cleanup-'));
+    const root = mkdtempSync(path.join(tmpdir(), 'riffscribe-mp4-cleanup-test-'));
     try {
       const keep = path.join(root, `${CONVERT_WORK_PREFIX}${held}-1`);
       const stale = path.join(root, `${CONVERT_WORK_PREFIX}${randomUUID()}-1`);
       const jobFolder = path.join(root, `riffscribe-job-${randomUUID()}-1`);
-      for (const dir of [keep, stale, jobFolder]) mkdirSync(dir);
+      // Something else's folder that only starts with the prefix (a test's mkdtemp): not ours.
+      const foreign = path.join(root, `${CONVERT_WORK_PREFIX}test-x1y2z3`);
+      for (const dir of [keep, stale, jobFolder, foreign]) mkdirSync(dir);
       const removed = await removeStaleWorkFolders(root, repo, CONVERT_WORK_PREFIX);
       expect(removed).toEqual([path.basename(stale)]);
-      expect([existsSync(keep), existsSync(stale), existsSync(jobFolder)]).toEqual([
+      expect([keep, stale, jobFolder, foreign].map((d) => existsSync(d))).toEqual([
         true,
         false,
+        true,
         true,
       ]);
     } finally {

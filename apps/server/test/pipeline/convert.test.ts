@@ -74,7 +74,7 @@ describe('MP4 export (/api/convert/*)', () => {
   let webm: Buffer;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-convert-test-'));
+    dir = mkdtempSync(path.join(tmpdir(), 'riffscribe-mp4-export-test-'));
     workRoot = path.join(dir, 'work');
     const file = path.join(dir, 'take.webm');
     await makeWebm(file, 3);
