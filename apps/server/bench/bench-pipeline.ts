@@ -18,6 +18,7 @@ import { accessTokenKey, issueAccessToken } from '../src/auth/tokens.js';
 import { openDatabase } from '../src/db/database.js';
 import { AccountService } from '../src/services/account.service.js';
 import { freePort } from '../test/support/net.js';
+import { closedLoop, describeLoad, openLoop } from './load.js';
 
 /**
  * `npm run bench:pipeline`: the processing pipeline in embedded mode, measured from outside.
@@ -29,9 +30,14 @@ import { freePort } from '../test/support/net.js';
  * per minute. Then GO! to lesson, one job at a time as a guitarist would: from the upload of a
  * `--go-seconds` clip (30 s) through process-video until the job status stream says the lesson
  * is ready, and with the web app's 2 s pause before it opens on desktop.
+ * First, check-status under load (the call every processing screen polls): the most it serves
+ * (10 connections, closed loop) and its latency at 100 and 300 requests/s sent on a fixed
+ * schedule (open loop), idle and with one transcription running the whole time (targets: at least
+ * 1,000 req/s idle with p99 under 50 ms; p99 under 100 ms at 100 req/s while a transcription runs).
  * Prints figures; it passes or fails nothing.
  *
  *   npm run bench:pipeline -- [--jobs 5] [--seconds 8] [--go-seconds 30] [--go-runs 3] [--skip-video]
+ *                             [--load-seconds 5] [--load-only]
  */
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -47,12 +53,17 @@ const { values: args } = parseArgs({
     'go-runs': { type: 'string', default: '3' },
     'skip-video': { type: 'boolean', default: false },
     wav: { type: 'string', default: GUITAR_WAV },
+    'load-seconds': { type: 'string', default: '5' },
+    'load-only': { type: 'boolean', default: false },
   },
 });
 const JOBS = Number(args.jobs);
 const SECONDS = Number(args.seconds);
 const GO_SECONDS = Number(args['go-seconds']);
 const GO_RUNS = Number(args['go-runs']);
+const LOAD_SECONDS = Number(args['load-seconds']);
+/** Jobs the load phase may queue back to back to keep one transcription running. */
+const LOAD_JOBS = 30;
 /** The web app's pause before the lesson opens on desktop (spec: success delay 2 s). */
 const SUCCESS_DELAY_MS = 2_000;
 
@@ -94,7 +105,7 @@ async function main(): Promise<void> {
     const user = await new AccountService(database, {
       adminEmails: [],
       pilotEmails: [],
-      signupCredits: { creator: JOBS + GO_RUNS, view: 0 },
+      signupCredits: { creator: JOBS + GO_RUNS + LOAD_JOBS + 1, view: 0 },
     }).signIn({ issuer: 'bench', subject: randomUUID(), email: 'bench@example.test', name: null });
     // A live session behind the bench's token, as signing in makes (the API refuses a token
     // whose session is not live).
@@ -152,7 +163,7 @@ async function main(): Promise<void> {
         PUBLIC_URL: url,
         RIFFSCRIBE_SECRET: secret,
         SERVE_WEB: 'false',
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
         RATE_LIMIT_PER_MINUTE: '1000000',
         RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
         RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
@@ -219,6 +230,78 @@ async function main(): Promise<void> {
       if (!res.ok || !body.jobId) throw new Error(`process-video: ${body.error ?? res.status}`);
       return body.jobId;
     };
+
+    const statusOf = async (jobId: string) =>
+      (await (await api(`/api/check-status?jobId=${jobId}`)).json()) as CheckStatusResponse;
+    const finishedJob = async (jobId: string): Promise<CheckStatusResponse> => {
+      for (;;) {
+        const status = await statusOf(jobId);
+        if (status.status === 'completed' || status.status === 'failed') return status;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+
+    // check-status under load, idle: a finished lesson's status, as a processing screen left open
+    // asks it, with nothing else running.
+    const headers = { authorization: `Bearer ${token}` };
+    const first = await submit(bytes);
+    await finishedJob(first);
+    const statusUrl = (jobId: string) => `${url}/api/check-status?jobId=${jobId}`;
+    const seconds = LOAD_SECONDS;
+    console.log(`\n/api/check-status under load (${String(seconds)} s each):`);
+    // A short warm-up, so the first figure is not the JIT's.
+    await closedLoop(statusUrl(first), headers, { connections: 10, seconds: 1 });
+    console.log(
+      describeLoad(
+        'idle, 10 connections (closed loop)',
+        await closedLoop(statusUrl(first), headers, { connections: 10, seconds }),
+      ),
+    );
+    for (const rate of [100, 300]) {
+      console.log(
+        describeLoad(
+          `idle, ${String(rate)} req/s (open loop)`,
+          await openLoop(statusUrl(first), headers, { rate, seconds }),
+        ),
+      );
+    }
+
+    // With one transcription running throughout: jobs of the GO! clip back to back, and the
+    // running job's own status asked, as its processing screen does.
+    const goVideo = readFileSync(goClip);
+    let running = await submit(goVideo);
+    let busy = true;
+    let queued = 1;
+    let gaps = 0;
+    const chain = (async () => {
+      while (busy) {
+        await finishedJob(running);
+        if (!busy) break;
+        if (queued >= LOAD_JOBS) throw new Error('the load phase ran out of jobs');
+        running = await submit(goVideo);
+        queued += 1;
+        gaps += 1;
+      }
+    })();
+    while ((await statusOf(running)).status !== 'processing') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    for (const rate of [100, 300]) {
+      console.log(
+        describeLoad(
+          `transcribing, ${String(rate)} req/s (open loop)`,
+          await openLoop(statusUrl(running), headers, { rate, seconds }),
+        ),
+      );
+    }
+    busy = false;
+    await chain;
+    await finishedJob(running);
+    console.log(
+      `  (${String(queued)} transcription${queued === 1 ? '' : 's'} of the ${String(GO_SECONDS)} s clip ran back to back ` +
+        `during the loaded phase; ${String(gaps)} hand-over${gaps === 1 ? '' : 's'} between jobs)`,
+    );
+    if (args['load-only']) return;
 
     const submitted: { jobId: string; at: number }[] = [];
     const t0 = Date.now();
