@@ -270,13 +270,13 @@ async function main(): Promise<void> {
     // running job's own status asked, as its processing screen does.
     const goVideo = readFileSync(goClip);
     let running = await submit(goVideo);
-    let busy = true;
+    const load: { busy: boolean } = { busy: true };
     let queued = 1;
     let gaps = 0;
     const chain = (async () => {
-      while (busy) {
+      for (;;) {
         await finishedJob(running);
-        if (!busy) break;
+        if (!load.busy) break;
         if (queued >= LOAD_JOBS) throw new Error('the load phase ran out of jobs');
         running = await submit(goVideo);
         queued += 1;
@@ -294,7 +294,7 @@ async function main(): Promise<void> {
         ),
       );
     }
-    busy = false;
+    load.busy = false;
     await chain;
     await finishedJob(running);
     console.log(
