@@ -44,7 +44,9 @@ function summary(latencies: number[], errors: number, seconds: number): LoadResu
 function requester(url: string, headers: Record<string, string>, sockets: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const target = new URL(url);
-  const close = () => { agent.destroy(); };
+  const close = () => {
+    agent.destroy();
+  };
   const once = () =>
     new Promise<boolean>((resolve) => {
       const req = http.request(
@@ -57,11 +59,17 @@ function requester(url: string, headers: Record<string, string>, sockets: number
         },
         (res) => {
           res.resume();
-          res.once('end', () => { resolve((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300); });
-          res.once('error', () => { resolve(false); });
+          res.once('end', () => {
+            resolve((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300);
+          });
+          res.once('error', () => {
+            resolve(false);
+          });
         },
       );
-      req.once('error', () => { resolve(false); });
+      req.once('error', () => {
+        resolve(false);
+      });
       req.end();
     });
   return { once, close };

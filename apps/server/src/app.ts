@@ -21,7 +21,8 @@ import type { DestinationStream } from 'pino';
 import { SESSION_COOKIE } from './auth/cookies.js';
 import { AppError, badRequest, isDatabaseOutage } from './errors.js';
 import { CONTROL_CHARACTERS, hasControlCharacters } from './routes/control-characters.js';
-import { exportPool } from './services/export-pool.js';
+import { editsPool, exportPool } from './services/worker-pool.js';
+import { validationSentenceOf } from './validation-sentence.js';
 import { registerLessonPage } from './routes/lesson-page.js';
 import type { AppContext } from './context.js';
 import type { RateBudget } from './config.js';
@@ -68,19 +69,10 @@ const GENERIC_FAULT = 'Something went wrong on our side. Please try again.';
 const OUTAGE_SENTENCE = 'The service is briefly unavailable. Please try again in a moment.';
 /** What a 503 asks a client to wait before trying again. */
 const OUTAGE_RETRY_SECONDS = 15;
-const GENERIC_ZOD = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
 
 /** A readable sentence from a validation failure; messages written for users pass unchanged. */
 function validationSentence(error: FastifyError): string {
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const first = error.validation[0];
-    if (first) {
-      const where = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const message = first.message ?? 'is not valid';
-      if (!GENERIC_ZOD.test(message)) return message;
-      return where ? `Invalid ${where}: ${message.toLowerCase()}.` : `Invalid request: ${message}.`;
-    }
-  }
+  if (hasZodFastifySchemaValidationErrors(error)) return validationSentenceOf(error.validation);
   return 'The request is not valid.';
 }
 
@@ -136,6 +128,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      // Busy or stopping: a client may ask again shortly.
+      if (error.status === 503) reply.header('retry-after', String(OUTAGE_RETRY_SECONDS));
       return reply.status(error.status).send({ error: error.message });
     }
     if (error.validation) {
@@ -212,9 +206,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     }),
   });
 
-  // The export pool's thread ends with the server (it starts again on the next export).
+  // The worker pools' threads end with the server (each starts again on its next task).
   app.addHook('onClose', async () => {
-    await exportPool.close();
+    await Promise.all([exportPool.close(), editsPool.close()]);
   });
   app.decorateRequest('user', null);
   // Before any route, so that the OpenAPI document sees them all.

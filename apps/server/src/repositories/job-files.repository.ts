@@ -10,6 +10,8 @@ export interface JobFile {
   key: string;
   contentType: string;
   size: number;
+  /** When the object was last written (read only; the database sets it). */
+  savedAt?: Date;
 }
 
 /** Which stored object holds each output of a job (results, notes, chords, video, stems). */
@@ -32,6 +34,7 @@ export class JobFilesRepository {
           key: row.key,
           contentType: row.content_type,
           size: Number(row.size),
+          savedAt: new Date(row.created_at),
         }
       : null;
   }

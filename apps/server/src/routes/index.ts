@@ -29,7 +29,7 @@ export async function registerRoutes(
   registerConvertRoutes(app, services);
   registerJobRoutes(app, services);
   registerJobStreamRoutes(app, services);
-  registerEventRoutes(app, services);
+  await registerEventRoutes(app, services);
   registerExportRoutes(app, services);
   registerListRoutes(app, services);
   registerAdminRoutes(app, services);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   CAPO_MAX,
   CAPO_MIN,
@@ -5,20 +6,18 @@ import {
   beatGridSchema,
   lessonDisplayName,
   defaultGrid,
-  MAX_NOTES_PER_LESSON,
-  TOO_MANY_NOTES,
   uploadConfigSchema,
   type BeatGrid,
   type BeatsResponse,
-  type ChordEvent,
   type ExportFormat,
   type NotationMeta,
 } from '@riffscribe/core';
 import { z } from 'zod';
 import type { AppContext, AuthUser } from '../context.js';
 import { badRequest, conflict, payloadTooLarge, serviceUnavailable } from '../errors.js';
-import { ExportFailed, exportPool } from './export-pool.js';
-import type { FileVersion } from '../repositories/job-files.repository.js';
+import { ExportCache } from './export-cache.js';
+import { exportPool, WorkFailed, WorkRefused } from './worker-pool.js';
+import type { FileVersion, JobFile } from '../repositories/job-files.repository.js';
 import type { JobRecord } from '../repositories/jobs.repository.js';
 import { EXPORT_FORMAT_TABLE } from './export-formats.js';
 import type { JobsService } from './jobs.service.js';
@@ -41,6 +40,8 @@ export class ExportService {
   constructor(
     private readonly ctx: AppContext,
     private readonly jobs: JobsService,
+    /** Exported files per lesson version (the process's own unless a test gives one). */
+    readonly cache: ExportCache = new ExportCache(),
   ) {}
 
   async export(
@@ -50,28 +51,57 @@ export class ExportService {
     version: FileVersion | undefined,
   ): Promise<ExportedFile> {
     const spec = EXPORT_FORMAT_TABLE[format];
-    const { job } = await this.jobs.access.visible(jobId, user);
+    const { job } = await this.jobs.readable(user, jobId);
     // The player's choice when none is given: the edited version where one was saved.
     const edited = version !== 'original';
-    const notes = await this.jobs.events(user, job.id, 'notes', edited);
-    const chords = await this.jobs.events(user, job.id, 'chords', edited);
-    const results = resultsSchema.parse(await this.readJson(job.id, 'results'));
-    const meta = exportMeta(job, results, chords.events);
-    if (notes.events.length > MAX_NOTES_PER_LESSON) throw payloadTooLarge(TOO_MANY_NOTES);
-    const { grid } = await this.gridOf(job, results, notes.events, edited);
-    // Off the request thread: the notes placed in bars and the file written by the export pool.
+    const [notesFile, chordsFile, resultsFile, editedBeats, engineBeats] = await Promise.all([
+      this.jobs.eventsFile(job.id, 'notes', edited),
+      this.jobs.eventsFile(job.id, 'chords', edited),
+      this.jobs.files.find(job.id, 'results', 'original'),
+      edited ? this.jobs.files.find(job.id, 'beats', 'edited') : null,
+      this.jobs.files.find(job.id, 'beats', 'original'),
+    ]);
+    const title = lessonDisplayName(job.projectName, null, job.fileName);
+    const key = fingerprint(format, job, [
+      notesFile,
+      chordsFile,
+      resultsFile,
+      editedBeats,
+      engineBeats,
+    ]);
     let out: Uint8Array;
     try {
-      out = await exportPool.run({ format, notes: notes.events, grid, meta });
+      out = await this.cache.get(key, async () => {
+        // Files read here, parsed and written off the request thread by the export pool.
+        const [notes, chords, results] = await Promise.all([
+          this.bytesOf(notesFile),
+          this.bytesOf(chordsFile),
+          this.readJson(job.id, 'results').then((json) => resultsSchema.parse(json)),
+        ]);
+        const stored = await this.storedGrid(job.id, edited);
+        const task = {
+          kind: 'export' as const,
+          format,
+          notes,
+          chords,
+          grid: stored?.grid ?? null,
+          gridSeconds: knownDuration(job, results),
+          meta: exportMeta(job, results),
+        };
+        return (await exportPool.run(task)).bytes;
+      });
     } catch (error) {
-      if (error instanceof ExportFailed) throw serviceUnavailable(error.message);
+      if (error instanceof WorkFailed) throw serviceUnavailable(error.message);
+      if (error instanceof WorkRefused) {
+        throw error.status === 413 ? payloadTooLarge(error.message) : badRequest(error.message);
+      }
       throw error;
     }
     return {
       body: Buffer.from(out.buffer, out.byteOffset, out.byteLength),
       contentType: spec.contentType,
-      fileName: `${meta.title}${spec.extension}`,
-      version: notes.version,
+      fileName: `${title}${spec.extension}`,
+      version: notesFile?.version ?? 'original',
     };
   }
 
@@ -111,14 +141,25 @@ export class ExportService {
     notes: readonly { end_time: number }[],
     edited: boolean,
   ): Promise<BeatsResponse> {
-    const corrected = edited ? await this.beatGrid(job.id, 'edited') : null;
+    return (
+      (await this.storedGrid(job.id, edited)) ?? {
+        grid: defaultGrid(duration(job, results, notes)),
+        source: 'default',
+      }
+    );
+  }
+
+  /** The owner's corrected grid (where asked and saved), else the engine's, else null. */
+  private async storedGrid(jobId: string, edited: boolean): Promise<BeatsResponse | null> {
+    const corrected = edited ? await this.beatGrid(jobId, 'edited') : null;
     if (corrected) return { grid: corrected, source: 'edited' };
-    const stored = await this.beatGrid(job.id, 'original');
-    if (stored) return { grid: stored, source: 'engine' };
-    return {
-      grid: defaultGrid(duration(job, results, notes)),
-      source: 'default',
-    };
+    const stored = await this.beatGrid(jobId, 'original');
+    return stored ? { grid: stored, source: 'engine' } : null;
+  }
+
+  /** A stored file's bytes, or null when there is none. */
+  private async bytesOf(file: JobFile | null): Promise<Uint8Array | null> {
+    return file ? new Uint8Array(await this.ctx.store.getBuffer(file.key)) : null;
   }
 
   /** The job's stored beat grid, or null when there is none or it does not validate. */
@@ -157,12 +198,11 @@ const resultsSchema = z
   .catch({});
 type ResultsFields = z.infer<typeof resultsSchema>;
 
-/** Title, tuning and capo from the results file, else the upload config; its guitar type. */
-function exportMeta(
-  job: JobRecord,
-  results: ResultsFields,
-  chords: readonly ChordEvent[],
-): NotationMeta {
+/**
+ * Title, tuning and capo from the results file, else the upload config; its guitar type (the
+ * chords come from their file on the export pool's thread).
+ */
+function exportMeta(job: JobRecord, results: ResultsFields): Omit<NotationMeta, 'chords'> {
   const parsed = uploadConfigSchema.safeParse(job.config);
   const config = parsed.success ? parsed.data : uploadConfigSchema.parse({});
   return {
@@ -170,7 +210,6 @@ function exportMeta(
     tuning: results.tuning ?? [...config.tuning],
     capo: results.capo ?? config.capo,
     guitar: config.guitar_type,
-    chords,
     ...(results.musical_key ? { key: results.musical_key } : {}),
   };
 }
@@ -181,7 +220,34 @@ function duration(
   results: ResultsFields,
   notes: readonly { end_time: number }[],
 ): number {
+  return knownDuration(job, results) ?? notes.reduce((end, n) => Math.max(end, n.end_time), 1);
+}
+
+/** The lesson's length from its results or its job, when either knows it. */
+function knownDuration(job: JobRecord, results: ResultsFields): number | null {
   if (results.duration !== undefined) return results.duration;
   if (job.duration !== null && job.duration > 0) return job.duration;
-  return Math.max(1, ...notes.map((n) => n.end_time));
+  return null;
+}
+
+/**
+ * What one export is made from, as a cache key: the format, the stored files it reads (each
+ * object's key, size and when it was written; a save rewrites the row) and the lesson's fields
+ * the file carries (name, set-up, length).
+ */
+function fingerprint(
+  format: ExportFormat,
+  job: JobRecord,
+  files: readonly (JobFile | null)[],
+): string {
+  const parts = [
+    format,
+    job.id,
+    job.projectName,
+    job.fileName,
+    job.duration,
+    job.config,
+    files.map((f) => (f ? [f.name, f.version, f.key, f.size, f.savedAt?.getTime()] : null)),
+  ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 }

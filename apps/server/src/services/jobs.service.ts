@@ -1,9 +1,7 @@
 import {
   MESSAGES,
-  chordProblems,
   exportFileName,
   lessonDisplayName,
-  noteProblems,
   normalizeProjectName,
   uploadConfigSchema,
   type RefingerRequest,
@@ -28,17 +26,23 @@ import {
   forbidden,
   notFound,
   paymentRequired,
+  serviceUnavailable,
   unauthorized,
   unprocessable,
 } from '../errors.js';
 import { loadEngine } from '../jobs/engine-api.js';
 import { CreditsRepository, InsufficientCreditsError } from '../repositories/credits.repository.js';
 import { EngagementRepository } from '../repositories/engagement.repository.js';
-import { JobFilesRepository, type FileVersion } from '../repositories/job-files.repository.js';
+import {
+  JobFilesRepository,
+  type FileVersion,
+  type JobFile,
+} from '../repositories/job-files.repository.js';
 import { JobsRepository, type JobRecord } from '../repositories/jobs.repository.js';
 import { UsersRepository } from '../repositories/users.repository.js';
 import { jobObjectKey, jobObjectPrefix } from '../storage/keys.js';
 import { JobAccessPolicy } from './job-access.js';
+import { editsPool, WorkFailed, WorkRefused } from './worker-pool.js';
 
 export type EventsKind = 'notes' | 'chords';
 type EventsOf<K extends EventsKind> = K extends 'notes' ? NoteEvent[] : ChordEvent[];
@@ -278,41 +282,64 @@ export class JobsService {
     kind: K,
     editVersion: boolean,
   ): Promise<{ events: EventsOf<K>; version: FileVersion }> {
-    const { job, isOwner } = await this.access.visible(jobId, user);
-    if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
-    if (!isOwner && user) await this.ensureViewGranted(user, job);
-    const edited = editVersion ? await this.files.find(job.id, kind, 'edited') : null;
-    const file = edited ?? (await this.files.find(job.id, kind, 'original'));
+    const { job } = await this.readable(user, jobId);
+    return this.eventsOf<K>(await this.eventsFile(job.id, kind, editVersion));
+  }
+
+  /**
+   * The lesson, when `user` may read its content now: visible to them, ready, and (a non-owner's
+   * first read) their view credit spent.
+   */
+  async readable(
+    user: AuthUser | null,
+    jobId: string,
+  ): Promise<{ job: JobRecord; isOwner: boolean }> {
+    const found = await this.access.visible(jobId, user);
+    if (found.job.status !== 'completed') throw conflict('This lesson is not ready yet.');
+    if (!found.isOwner && user) await this.ensureViewGranted(user, found.job);
+    return found;
+  }
+
+  /** The stored notes or chords file a read uses: the edited one where asked and saved. */
+  async eventsFile(jobId: string, kind: EventsKind, editVersion: boolean): Promise<JobFile | null> {
+    const edited = editVersion ? await this.files.find(jobId, kind, 'edited') : null;
+    return edited ?? (await this.files.find(jobId, kind, 'original'));
+  }
+
+  /** The events in a stored notes or chords file (none when there is no file). */
+  async eventsOf<K extends EventsKind>(
+    file: JobFile | null,
+  ): Promise<{ events: EventsOf<K>; version: FileVersion }> {
     if (!file) return { events: [] as EventsOf<K>, version: 'original' };
     const parsed: unknown = JSON.parse((await this.ctx.store.getBuffer(file.key)).toString('utf8'));
     return { events: (Array.isArray(parsed) ? parsed : []) as EventsOf<K>, version: file.version };
   }
 
-  /** Stores the owner's edited notes or chords, sorted by time, as the lesson's edited version. */
+  /**
+   * Stores the owner's edited notes or chords, sorted by time, as the lesson's edited version.
+   * `body` is the request's JSON as it came: parsed, checked (the route's schema, control
+   * characters, spec section 5 against the video's length; the first event refused says which
+   * and why) and sorted on the edits pool's thread, so that a 50,000-note save does not hold the
+   * event loop.
+   */
   async saveEdits(
     user: AuthUser,
     jobId: string,
     kind: EventsKind,
-    events: (NoteEvent | ChordEvent)[],
+    body: Uint8Array,
   ): Promise<{ saved: number }> {
     const job = await this.access.owned(jobId, user);
     if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
-    // Every event against spec section 5; the first one refused says which and why.
-    for (const [k, event] of events.entries()) {
-      const problems =
-        event.event_type === 'note'
-          ? noteProblems(event, job.duration)
-          : chordProblems(event, job.duration);
-      if (problems.length > 0) {
-        const what = event.event_type === 'note' ? 'Note' : 'Chord';
-        throw badRequest(
-          `${what} ${String(k + 1)} (at ${event.time.toFixed(2)} s) cannot be saved: ${problems.join('; ')}.`,
-        );
-      }
+    let checked: { bytes: Uint8Array; count: number };
+    try {
+      checked = await editsPool.run({ kind: 'edits', events: kind, body, duration: job.duration });
+    } catch (error) {
+      if (error instanceof WorkRefused) throw badRequest(error.message);
+      if (error instanceof WorkFailed) throw serviceUnavailable(error.message);
+      throw error;
     }
-    const sorted = [...events].sort((a, b) => a.time - b.time || a.end_time - b.end_time);
-    await this.saveEditedJson(job.id, kind, sorted);
-    return { saved: sorted.length };
+    await this.saveEditedBytes(job.id, kind, Buffer.from(checked.bytes));
+    return { saved: checked.count };
   }
 
   /**
@@ -320,7 +347,10 @@ export class JobsService {
    * the original: the notes, the chords, the beats (ExportService.saveBeats).
    */
   async saveEditedJson(jobId: string, name: string, value: unknown): Promise<void> {
-    const body = Buffer.from(JSON.stringify(value));
+    await this.saveEditedBytes(jobId, name, Buffer.from(JSON.stringify(value)));
+  }
+
+  private async saveEditedBytes(jobId: string, name: string, body: Buffer): Promise<void> {
     const key = jobObjectKey(jobId, `${name}.json`, 'edited');
     await this.ctx.store.put(key, body, 'application/json');
     await this.files.upsert({

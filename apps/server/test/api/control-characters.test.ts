@@ -47,10 +47,10 @@ describe('control characters in requests', () => {
       ['POST', '/api/upgrade-requests', { token: user.token, json: { message: 'hi\u0007' } }],
       [
         'POST',
-        '/api/edit-chords',
+        `/api/edit-chords?jobId=${jobId}`,
         {
           token: user.token,
-          json: { jobId, events: [{ time: 0, end_time: 1, chord: 'A\u0000m' }] },
+          json: { events: [{ time: 0, end_time: 1, chord: 'A\u0000m' }] },
         },
       ],
       ['GET', '/api/admin/users?email=a%00b', { token: admin.token }],

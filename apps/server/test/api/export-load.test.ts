@@ -37,9 +37,9 @@ describe('a 50,000-note export', () => {
 
   it('holds one limit on notes a lesson: a save of more is refused, an export of more is 413', async () => {
     const tooMany = manyNotes(MAX_NOTES_PER_LESSON + 1);
-    const save = await server.request('POST', '/api/edit-notes', {
+    const save = await server.request('POST', `/api/edit-notes?jobId=${jobId}`, {
       token: user.token,
-      json: { jobId, events: tooMany },
+      json: { events: tooMany },
     });
     expect(save.status).toBe(400);
     expect(((await save.json()) as { error: string }).error).toBe(TOO_MANY_NOTES);
@@ -92,5 +92,47 @@ describe('a 50,000-note export', () => {
       if (health.length > 0) expect(median, `${format} health median`).toBeLessThan(100);
     }
     console.info(`50,000-note exports:\n${timings.join('\n')}`);
+  }, 240_000);
+
+  it('is made once per lesson version: asked again (or by many at once) it comes from the cache; a saved edit makes a new one', async () => {
+    const cache = server.services.exports.cache;
+    const ask = async () => {
+      const res = await server.request('GET', `/api/export?jobId=${jobId}&format=musicxml`, {
+        token: user.token,
+      });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const before = { ...cache.counts };
+    // Five at once: one export made, the others wait for it.
+    const together = await Promise.all(Array.from({ length: 5 }, ask));
+    expect(cache.counts.made - before.made).toBeLessThanOrEqual(1);
+    for (const file of together) expect(file.equals(together[0] as Buffer)).toBe(true);
+    const again = performance.now();
+    const cached = await ask();
+    const cachedMs = performance.now() - again;
+    expect(cached.equals(together[0] as Buffer)).toBe(true);
+    expect(cache.counts.hits - before.hits).toBeGreaterThanOrEqual(1);
+    // A saved edit is a new version: the next export is made from it.
+    const edited = Array.from({ length: 20 }, (_, i) =>
+      plainNote({ time: i * 0.05, end_time: i * 0.05 + 0.06, string: 1, fret: 12 }),
+    );
+    const save = await server.request('POST', `/api/edit-notes?jobId=${jobId}`, {
+      token: user.token,
+      json: { events: edited },
+    });
+    expect(save.status, await save.clone().text()).toBe(200);
+    const made = cache.counts.made;
+    const fresh = await ask();
+    expect(cache.counts.made).toBe(made + 1);
+    expect(fresh.length).toBeLessThan(cached.length / 10);
+    const original = await server.request(
+      'GET',
+      `/api/export?jobId=${jobId}&format=musicxml&version=original`,
+      { token: user.token },
+    );
+    expect(original.headers.get('x-lesson-version')).toBe('original');
+    expect(Buffer.from(await original.arrayBuffer()).equals(cached)).toBe(true);
+    console.info(`50,000-note MusicXML from the cache: ${cachedMs.toFixed(0)} ms`);
   }, 240_000);
 });

@@ -99,12 +99,17 @@ export async function startTestServer(
     store: createObjectStore(config),
     queue,
   };
-  const app = await buildApp(
-    ctx,
-    options.logStream ? { logStream: options.logStream } : { logger: false },
-  );
+  // The app's own services, so a test sees what the routes did (the export cache's counts).
+  let services: Services = createServices(ctx);
+  const app = await buildApp(ctx, {
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+    plugins: [
+      (_app, appServices) => {
+        services = appServices;
+      },
+    ],
+  });
   await app.listen({ host: '127.0.0.1', port });
-  const services = createServices(ctx);
   const key = accessTokenKey(config.secret);
   const sessionsTable = new SessionsRepository(testDb.database.db);
 
