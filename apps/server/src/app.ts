@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -19,6 +19,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { SESSION_COOKIE } from './auth/cookies.js';
+import { LiveSessionBudgets } from './auth/live-session-budgets.js';
+import { SessionsRepository } from './auth/sessions.repository.js';
 import { AppError, badRequest, isDatabaseOutage } from './errors.js';
 import { CONTROL_CHARACTERS, hasControlCharacters } from './routes/control-characters.js';
 import { editsPool, exportPool } from './services/worker-pool.js';
@@ -180,22 +182,28 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // there; behind TLS (PUBLIC_URL https) they are on.
     ...(https ? {} : { strictTransportSecurity: false }),
   });
+  const sessionBudgets = new LiveSessionBudgets(new SessionsRepository(ctx.database.db));
   await app.register(rateLimit, {
     // Runs after authentication (a route's own hook), so a signed-in caller is counted as
     // themselves, wherever they call from; anonymous callers by address.
-    keyGenerator: (request) => {
+    keyGenerator: async (request) => {
       const budget = rateBudget(request.method, request.url);
       // Token renewal comes with the session cookie and no bearer: counted per session, so a
-      // noisy client behind a shared address does not lock the people behind it out (the
-      // cookie is hashed, never kept; calls without one share the address's budget).
-      const session =
+      // noisy client behind a shared address does not lock the people behind it out. Only a
+      // live session's cookie has a budget of its own (made-up cookies share the address's).
+      const cookie =
         request.user === null && budget === 'auth' ? request.cookies[SESSION_COOKIE] : undefined;
+      const session = cookie ? await sessionBudgets.liveSession(cookie) : null;
       const who = request.user
         ? `user:${request.user.uid}`
         : session
-          ? `session:${createHash('sha256').update(session).digest('base64url').slice(0, 22)}`
+          ? `session:${session}`
           : `ip:${request.ip}`;
-      return `${budget}|${who}`;
+      // Renewals and the sign-in flow are counted apart: junk renewals from an address do not
+      // stop someone there from signing in.
+      const group =
+        budget === 'auth' && request.url.startsWith('/api/auth/token') ? 'token' : budget;
+      return `${group}|${who}`;
     },
     max: (request) => ctx.config.rateLimits[rateBudget(request.method, request.url)],
     timeWindow: '1 minute',
