@@ -1,4 +1,6 @@
 import { rmSync } from 'node:fs';
+import { defaultUploadConfig, type NoteEvent } from '@riffscribe/core';
+import { transcribe } from '@riffscribe/engine';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/a11y.js';
@@ -11,7 +13,9 @@ import { DESKTOP } from './support/shots.js';
 /**
  * The whole way on embedded defaults (`npm start`): sign in, upload a real video made with
  * ffmpeg, watch the embedded worker move the job along through check-status polls, and open the
- * finished lesson.
+ * finished lesson. The take is set up to be played "Up the neck" (Guitar Setup's hand position):
+ * the lesson's tab must be the engine's for that choice, higher on the neck than its automatic
+ * choice for the same sound (issue 39).
  */
 describe('full path: upload -> processing -> success', () => {
   let app: RunningApp;
@@ -55,8 +59,20 @@ describe('full path: upload -> processing -> success', () => {
     await page.clock.install();
     await page.reload();
     await page.getByLabel('Choose a video file').setInputFiles(video);
+    await page.getByRole('heading', { name: 'Guitar Setup' }).waitFor();
+    await page.getByLabel('Hand position').selectOption({ label: 'Up the neck' });
+    await page.getByText(/Favour frets higher up the neck/).waitFor();
+    await screenshot(page, 'full-path-setup-1440');
     await page.getByRole('button', { name: 'Continue' }).click();
+    const processCall = page.waitForRequest((r) => r.url().endsWith('/api/process-video'));
+    // The lesson's notes as the player loads them.
+    const lessonNotes = page.waitForResponse(
+      (r) => r.url().includes('/api/notes?') && r.status() === 200,
+      { timeout: 290_000 },
+    );
     await page.getByRole('button', { name: 'GO!' }).click();
+    const sent = (await processCall).postDataJSON() as { config: { hand_position?: string } };
+    expect(sent.config.hand_position).toBe('up_neck');
     await page.getByRole('heading', { name: 'Processing Your Video' }).waitFor();
     await screenshot(page, 'full-path-processing-1440');
 
@@ -88,6 +104,23 @@ describe('full path: upload -> processing -> success', () => {
     await expect.poll(() => page.locator('.lp video').count()).toBe(1);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'full-path-success-1440');
+
+    // The hand position reached the lesson: its tab is the engine's "Up the neck" one, higher
+    // on the neck than the engine's automatic choice for the same take.
+    const body = (await (await lessonNotes).json()) as { events: NoteEvent[] };
+    const meanFret = (notes: readonly NoteEvent[]) => {
+      const pitched = notes.filter((n) => !n.mute);
+      return pitched.reduce((sum, n) => sum + n.fret, 0) / pitched.length;
+    };
+    const engine = async (hand_position: 'auto' | 'up_neck') =>
+      (await transcribe(video, { ...defaultUploadConfig('acoustic'), hand_position })).notes;
+    const lesson = meanFret(body.events);
+    const auto = meanFret(await engine('auto'));
+    console.log(
+      `mean fret: lesson (up the neck) ${lesson.toFixed(2)}, automatic ${auto.toFixed(2)}`,
+    );
+    expect(lesson).toBeCloseTo(meanFret(await engine('up_neck')), 6);
+    expect(lesson).toBeGreaterThan(auto);
     await page.close();
   });
 });

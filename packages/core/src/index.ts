@@ -120,8 +120,14 @@ export {
 export type { ChordEvent, NoteEvent } from './events.js';
 export { createStreamParser, jobStatusStreamPath } from './job-stream.js';
 export type { StreamEvent } from './job-stream.js';
-export { DEFAULT_THRESHOLDS, defaultUploadConfig, uploadConfigSchema } from './upload-config.js';
-export type { UploadConfig } from './upload-config.js';
+export {
+  DEFAULT_THRESHOLDS,
+  HAND_POSITION_LABELS,
+  HAND_POSITIONS,
+  defaultUploadConfig,
+  uploadConfigSchema,
+} from './upload-config.js';
+export type { HandPosition, UploadConfig } from './upload-config.js';
 export {
   EXPLORE_SORTS,
   JOB_STAGES,

@@ -28,6 +28,21 @@ export const DEFAULT_THRESHOLDS = {
 } as const;
 
 /** The config the upload wizard sends with process-video (spec section 3). */
+/**
+ * Where on the neck the tab should lean (Guitar Setup, "Hand position"): the fingering decoder's
+ * pull toward the nut or up the neck (issue 39). Only the player knows it; on the project's
+ * measurements the right choice per song is worth about 5 points of string accuracy
+ * (packages/engine/models/fingering/MODEL_CARD.md, "oracle of three").
+ */
+export const HAND_POSITIONS = ['auto', 'open', 'up_neck'] as const;
+export type HandPosition = (typeof HAND_POSITIONS)[number];
+
+export const HAND_POSITION_LABELS: Record<HandPosition, string> = {
+  auto: 'Automatic',
+  open: 'Open position',
+  up_neck: 'Up the neck',
+};
+
 export interface UploadConfig {
   stem_type: StemType;
   capo: number;
@@ -47,6 +62,8 @@ export interface UploadConfig {
   frame_threshold: number;
   minimum_note_length: number;
   metadata: { duration: number | null };
+  /** Where the fingering leans (not in the spec's list: a Riffscribe addition, default auto). */
+  hand_position: HandPosition;
 }
 
 /** The config with every field at the spec's default for a guitar type. */
@@ -68,6 +85,7 @@ export function defaultUploadConfig(guitarType: GuitarType = 'acoustic'): Upload
     skip_video_generation: false,
     ...DEFAULT_THRESHOLDS,
     metadata: { duration: null },
+    hand_position: 'auto',
   };
 }
 
@@ -112,6 +130,7 @@ export const uploadConfigSchema = z
       .object({ duration: z.number().nonnegative().nullable().default(null) })
       .loose()
       .default({ duration: null }),
+    hand_position: z.enum(HAND_POSITIONS).default('auto'),
   })
   .loose()
   .transform((c): UploadConfig => {
@@ -136,5 +155,6 @@ export const uploadConfigSchema = z
       frame_threshold: c.frame_threshold,
       minimum_note_length: c.minimum_note_length,
       metadata: { duration: c.metadata.duration },
+      hand_position: c.hand_position,
     };
   });

@@ -20,14 +20,16 @@ import { strumsOf } from './tab/groups.js';
 import { guitarClassOfType } from './tab/learned/features.js';
 import { guitarSetup } from './guitar.js';
 import { withConfidence } from './tab/confidence.js';
+import { keepHandInPosition } from './tab/hand-position.js';
 import { oneNotePerString } from './tab/strings.js';
+import { keepEventsInPosition } from './techniques/in-position.js';
 import { detectTechniques } from './techniques/detect.js';
 import { glideLinks, type GlideLink } from './techniques/glide-links.js';
 import type { Follow } from './tab/learned/decode.js';
 import { positionsOf } from './tab/fingering.js';
 import { CONTOUR_BINS } from './notes/posteriorgram.js';
 import { clipRms } from './techniques/spectrum.js';
-import type { ClipAudio, DetectedNote, ModelOutput, TabNote } from './types.js';
+import type { ClipAudio, DetectedNote, GuitarSetup, ModelOutput, TabNote } from './types.js';
 import { fret, FRAME_RATE, SAMPLE_RATE, stringNumber } from './units.js';
 
 export const ENGINE_VERSION = '1.0.0';
@@ -151,20 +153,66 @@ export async function placeNotes(
     undefined,
     allowed,
     follows,
+    config.hand_position,
   );
   const tab: TabNote[] = [];
+  // Index in `tab` of each note of `notes` that got a string (for the glide runs below).
+  const placed = new Map<number, number>();
   notes.forEach(({ note }, i) => {
     const f = fingered[i];
     if (f?.string == null || f.fret == null) return;
+    placed.set(i, tab.length);
     tab.push({
       ...note,
       string: stringNumber(f.string),
       fret: fret(f.fret),
       fingeringProbability: f.confidence,
+      stringProbabilities: f.probabilities,
       ...(follows.has(i) ? { glidesIn: true } : {}),
     });
   });
-  return oneNotePerString(tab);
+  return oneNotePerString(keepTabInPosition(tab, setup, glideRuns(follows, placed)));
+}
+
+/** Notes the clip glides through (follows: note -> the note it continues), as runs in `tab`. */
+function glideRuns(
+  follows: ReadonlyMap<number, Follow>,
+  placed: ReadonlyMap<number, number>,
+): number[][] {
+  const runOf = new Map<number, number[]>();
+  for (const [k, { of: m }] of [...follows].sort((a, b) => a[1].of - b[1].of)) {
+    const to = placed.get(k);
+    const from = placed.get(m);
+    if (to === undefined || from === undefined) continue;
+    const run = runOf.get(from) ?? [from];
+    run.push(to);
+    runOf.set(from, run);
+    runOf.set(to, run);
+  }
+  return [...new Set(runOf.values())];
+}
+
+/**
+ * The tab with the hand's position rule applied (tab/hand-position.ts): a note the model put out
+ * of the hand's reach moves to the string in reach it thinks likeliest, and takes that string's
+ * probability.
+ */
+export function keepTabInPosition(
+  tab: readonly TabNote[],
+  setup: GuitarSetup,
+  runs: readonly (readonly number[])[] = [],
+): TabNote[] {
+  return keepHandInPosition(tab, setup, {
+    pitchOf: (n) => n.pitch,
+    runs,
+    preference: (n, s) => n.stringProbabilities?.[s - 1],
+    moveTo: (n, s, f) => ({
+      ...n,
+      string: stringNumber(s),
+      fret: fret(f),
+      ...(n.stringProbabilities ? { fingeringProbability: n.stringProbabilities[s - 1] ?? 0 } : {}),
+    }),
+  });
 }
 
 /**
@@ -201,9 +249,14 @@ export async function lessonNotes(
     ? await options.place(detected)
     : await placeNotes(detected, config, glideLinks(detected, audio));
   options.onStage?.('detecting_techniques');
-  // Each note's confidence (the player's review queue) from what the model heard and how
-  // clearly the tab stage chose the string.
-  const notes = withConfidence(detectTechniques(tab, audio, setup), tab);
+  // The technique stage can move a note (a slur kept on one string): the hand's position rule
+  // again, then each note's confidence (the player's review queue) from what the model heard
+  // and how sure the fingering model was of the string the note ended on.
+  const notes = withConfidence(
+    keepEventsInPosition(detectTechniques(tab, audio, setup), tab, setup),
+    tab,
+    setup,
+  );
   return { detected, tab, notes };
 }
 

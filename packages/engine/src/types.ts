@@ -78,6 +78,11 @@ export interface TabNote extends DetectedNote {
    */
   fingeringProbability?: number;
   /**
+   * The model's probability of each string for this note (index 0 = string 1), so that a stage
+   * that moves the note (the hand's position rule) knows how sure the model was of the new string.
+   */
+  stringProbabilities?: readonly number[];
+  /**
    * The clip glides into this note from the one before it on its string (a slide's arrival, or a
    * bend heard as two notes: techniques/glide-links.ts): the pitch was heard on the way, so the
    * techniques stage takes it as struck again only at a full pick's attack (chains.ts findStrikes).

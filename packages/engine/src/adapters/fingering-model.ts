@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HandPosition } from '@riffscribe/core';
 import * as ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
 import type { DecoderWeights, Follow } from '../tab/learned/decode.js';
@@ -73,10 +74,22 @@ export function loadFingeringModel(): Promise<FingeringModel> {
 }
 
 /**
+ * The decoder's extra pull toward the nut (cost per 12 frets of every note's fret, added to the
+ * model's own) for each hand position of Guitar Setup: the three "leans" whose per-song choice
+ * training/fingering/style.py measured (MODEL_CARD.md: 0.767 with the model's own, 0.815 when the
+ * best of the three is taken for each song).
+ */
+export const HAND_POSITION_LEAN: Record<HandPosition, number> = {
+  auto: 0,
+  open: 2,
+  up_neck: -4,
+};
+
+/**
  * String, fret and confidence for every note, in the input's order: the learned model's scores
  * decoded under the hand's rules. `pinned` maps an input index to the string it must keep;
  * `allowed` to the only strings it may use; `follows` to the note it continues on one string
- * (see decodeFingering).
+ * (see decodeFingering); `position` the player's hand position (Guitar Setup).
  */
 export async function fingerNotes(
   notes: readonly PitchedNote[],
@@ -85,9 +98,14 @@ export async function fingerNotes(
   pinned?: ReadonlyMap<number, number>,
   allowed?: ReadonlyMap<number, readonly number[]>,
   follows?: ReadonlyMap<number, Follow>,
+  position: HandPosition = 'auto',
 ): Promise<Fingered[]> {
   const model = await loadFingeringModel();
   const prepared = prepareFingering(notes, setup, guitar);
   const logp = await model.score(prepared.features, notes.length);
-  return decodeFingering(prepared, logp, model.weights, pinned, allowed, follows);
+  const weights = {
+    ...model.weights,
+    fret: (model.weights.fret ?? 0) + HAND_POSITION_LEAN[position],
+  };
+  return decodeFingering(prepared, logp, weights, pinned, allowed, follows);
 }

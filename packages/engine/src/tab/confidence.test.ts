@@ -48,7 +48,7 @@ describe('withConfidence', () => {
       plainNote({ time: 1.005, end_time: 1.3, string: 3, fret: 2 }),
       plainNote({ time: 1, end_time: 1.3, string: 2, fret: 3 }),
     ];
-    const out = withConfidence(events, tab);
+    const out = withConfidence(events, tab, STANDARD);
     expect(out.map((n) => n.confidence)).toEqual([0.5, 0]);
   });
 
@@ -57,11 +57,12 @@ describe('withConfidence', () => {
     const [out] = withConfidence(
       [plainNote({ time: 1.2, end_time: 1.3, string: 3, fret: 2 })],
       tab,
+      STANDARD,
     );
     expect(out?.confidence).toBe(1);
   });
 
-  it('gives dead notes and notes no tab note explains no confidence', () => {
+  it('gives dead notes none, and a pitched note no tab note explains 0 (the review queue shows it)', () => {
     const tab = [tabNote(1, 3, 2, 0.9, 1)];
     const out = withConfidence(
       [
@@ -70,7 +71,22 @@ describe('withConfidence', () => {
         plainNote({ time: 1, end_time: 1.3, string: 4, fret: 2 }),
       ],
       tab,
+      STANDARD,
     );
-    expect(out.every((n) => !('confidence' in n))).toBe(true);
+    expect(out.map((n) => n.confidence)).toEqual([undefined, 0, 0]);
+  });
+
+  it('recomputes the confidence of a note a later stage moved: the model’s probability of its new string', () => {
+    // The model put A3 (57) on string 3 fret 2 with 0.7, and gave string 4 fret 7 0.2.
+    const source: TabNote = {
+      ...tabNote(1, 3, 2, 0.95, 0.7),
+      stringProbabilities: [0, 0, 0.7, 0.2, 0.1, 0],
+    };
+    const [moved] = withConfidence(
+      [plainNote({ time: 1, end_time: 1.3, string: 4, fret: 7 })],
+      [source],
+      STANDARD,
+    );
+    expect(moved?.confidence).toBe(0.2);
   });
 });

@@ -1,6 +1,7 @@
 import type { NoteEvent } from '@riffscribe/core';
 import type { TabNote } from '../types.js';
 import { FRAME_RATE } from '../units.js';
+import { openPitch } from './fingering.js';
 
 /**
  * How sure the engine is of each note it writes (0..1), for the player's review queue: the
@@ -34,37 +35,70 @@ export function noteConfidence(note: Pick<TabNote, 'onset' | 'fingeringProbabili
   return Math.round(heardConfidence(note.onset) * fingering * 1000) / 1000;
 }
 
-/** Tab notes this close to an event's start (seconds) on its string are the note it came from. */
+/** Tab notes this close to an event's start (seconds) are the note it came from. */
 const SAME_START = 1.5 / FRAME_RATE;
 
 /**
- * The lesson's notes with `confidence` set from the tab notes they came from: the tab note on
- * the same string starting at the event's start (within 1.5 frames), else the one sounding there.
- * Dead notes (mute) and events no tab note explains get none: they were not heard as pitches.
+ * The tab note an event of the lesson came from: one starting at the event's start (within 1.5
+ * frames), else one sounding there; on the event's string first, then of its pitch (a stage after
+ * the tab may have moved the note to another string), the nearest in time. Undefined when none.
  */
-export function withConfidence(events: readonly NoteEvent[], tab: readonly TabNote[]): NoteEvent[] {
-  const byString = new Map<number, TabNote[]>();
-  for (const n of tab) {
-    const list = byString.get(n.string) ?? [];
-    list.push(n);
-    byString.set(n.string, list);
-  }
+export function sourceTabNote(
+  event: NoteEvent,
+  tab: readonly TabNote[],
+  setup: { readonly tuning: readonly number[]; readonly capo: number },
+): TabNote | undefined {
+  const pitch = openPitch(setup, event.string) + event.fret;
+  const rank = (n: TabNote) =>
+    (n.string === event.string ? 0 : n.pitch === pitch ? 1 : 2) * 10 +
+    Math.abs(n.time - event.time);
+  const best = (list: TabNote[]) =>
+    list.reduce<TabNote | undefined>(
+      (a, n) => (a === undefined || rank(n) < rank(a) ? n : a),
+      undefined,
+    );
+  const starting = tab.filter(
+    (n) =>
+      Math.abs(n.time - event.time) <= SAME_START &&
+      (n.string === event.string || n.pitch === pitch),
+  );
+  if (starting.length > 0) return best(starting);
+  return best(
+    tab.filter(
+      (n) =>
+        n.time <= event.time &&
+        event.time < n.endTime &&
+        (n.string === event.string || n.pitch === pitch),
+    ),
+  );
+}
+
+/**
+ * The lesson's notes with `confidence` set from the tab notes they came from (sourceTabNote):
+ * how clearly the model heard it struck, times the fingering model's probability of the string
+ * the note is on now (after every stage that moved it). A pitched note no tab note explains gets
+ * 0: nothing vouches for it, so the review queue shows it. Dead notes (mute) get none: they were
+ * not heard as pitches.
+ */
+export function withConfidence(
+  events: readonly NoteEvent[],
+  tab: readonly TabNote[],
+  setup: { readonly tuning: readonly number[]; readonly capo: number },
+): NoteEvent[] {
   return events.map((e) => {
     if (e.mute) return e;
-    const list = byString.get(e.string) ?? [];
-    let source: TabNote | undefined;
-    let gap = Infinity;
-    for (const n of list) {
-      const d = Math.abs(n.time - e.time);
-      if (d < gap) {
-        gap = d;
-        source = n;
-      }
-    }
-    if (!source || gap > SAME_START) {
-      source = list.find((n) => n.time <= e.time && e.time < n.endTime);
-    }
-    if (!source) return e;
-    return { ...e, confidence: noteConfidence(source) };
+    const source = sourceTabNote(e, tab, setup);
+    if (!source) return { ...e, confidence: 0 };
+    const fingering =
+      source.string === e.string
+        ? source.fingeringProbability
+        : (source.stringProbabilities?.[e.string - 1] ?? source.fingeringProbability);
+    return {
+      ...e,
+      confidence: noteConfidence({
+        onset: source.onset,
+        ...(fingering === undefined ? {} : { fingeringProbability: fingering }),
+      }),
+    };
   });
 }

@@ -1,10 +1,13 @@
 import {
   GUITAR_TYPES,
+  HAND_POSITION_LABELS,
+  HAND_POSITIONS,
   noteWithOctave,
   spellTuning,
   TUNING_PRESETS,
   VISIBLE_FRETS,
   type GuitarType,
+  type HandPosition,
   type TuningPresetId,
 } from '@riffscribe/core';
 import { useId } from 'react';
@@ -21,13 +24,23 @@ const CUSTOM_PITCHES = Array.from(
   (_, i) => CUSTOM_PITCH_MIN + i,
 );
 
+/** What each hand position asks of the tab, shown under the choice. */
+const HAND_POSITION_HINTS: Record<HandPosition, string> = {
+  auto: 'Riffscribe picks strings and frets from what it hears.',
+  open: 'Favour the first frets and open strings (campfire chords, folk, fingerstyle).',
+  up_neck: 'Favour frets higher up the neck (lead lines, solos in the 5th position and above).',
+};
+
 const GUITAR_LABELS: Record<GuitarType, { name: string; hint: string }> = {
   acoustic: { name: 'Acoustic', hint: 'Steel strings' },
   classical: { name: 'Classical', hint: 'Nylon strings, wide neck' },
   electric: { name: 'Electric', hint: 'Slim neck' },
 };
 
-/** Step 2, 'Guitar Setup': guitar type, tuning (a preset or six open strings of one's own) and capo. */
+/**
+ * Step 2, 'Guitar Setup': guitar type, tuning (a preset or six open strings of one's own), capo
+ * and where on the neck the tab should lean (hand position).
+ */
 export function GuitarSetupStep(props: {
   choices: SetupChoices;
   onChange: (choices: Partial<SetupChoices>) => void;
@@ -35,6 +48,8 @@ export function GuitarSetupStep(props: {
   const { choices, onChange } = props;
   const tuningId = useId();
   const capoId = useId();
+  const handId = useId();
+  const handHintId = useId();
   return (
     <div className="wizard-panel">
       <h3 className="wizard-title">Guitar Setup</h3>
@@ -127,6 +142,27 @@ export function GuitarSetupStep(props: {
           </div>
         </fieldset>
       )}
+      <div className="field">
+        <label htmlFor={handId}>Hand position</label>
+        <select
+          id={handId}
+          aria-describedby={handHintId}
+          value={choices.handPosition}
+          onChange={(event) => {
+            onChange({ handPosition: event.target.value as HandPosition });
+          }}
+        >
+          {HAND_POSITIONS.map((position) => (
+            <option key={position} value={position}>
+              {HAND_POSITION_LABELS[position]}
+            </option>
+          ))}
+        </select>
+        <p id={handHintId} className="choice-hint field-note">
+          {HAND_POSITION_HINTS[choices.handPosition]} You can re-finger any passage later in the
+          editor.
+        </p>
+      </div>
     </div>
   );
 }

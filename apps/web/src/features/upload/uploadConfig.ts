@@ -6,6 +6,7 @@ import {
   defaultUploadConfig,
   tuningName,
   type GuitarType,
+  type HandPosition,
   type StemType,
   type Tuning,
   type TuningPresetId,
@@ -21,6 +22,8 @@ export interface SetupChoices {
   customTuning: readonly number[];
   /** Capo fret, 0..12. */
   capo: number;
+  /** Where on the neck the tab should lean (the fingering's choice when 'auto'). */
+  handPosition: HandPosition;
   stemType: StemType;
 }
 
@@ -29,6 +32,7 @@ export const DEFAULT_CHOICES: SetupChoices = {
   tuningId: 'standard',
   customTuning: DEFAULT_TUNING,
   capo: 0,
+  handPosition: 'auto',
   stemType: 'guitar',
 };
 
@@ -58,6 +62,7 @@ export function buildUploadConfig(
     // A custom tuning that is a preset after all is named as the preset.
     tuning_name: custom ? tuningName(custom) : preset.name,
     metadata: { duration: durationSeconds },
+    hand_position: choices.handPosition,
   };
 }
 

@@ -83,6 +83,11 @@ describe('upload config', () => {
       frame_threshold: 0.3,
       minimum_note_length: 5,
       metadata: { duration: 12.5 },
+      hand_position: 'auto',
+    });
+    // The hand position (a Riffscribe addition) as chosen.
+    expect(buildUploadConfig({ ...DEFAULT_CHOICES, handPosition: 'up_neck' }, null)).toMatchObject({
+      hand_position: 'up_neck',
     });
   });
 

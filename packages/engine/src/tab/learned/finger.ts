@@ -20,6 +20,8 @@ export interface Fingered {
   fret: number | null;
   /** The model's probability of the chosen string, 0..1 (0 where no string reaches). */
   confidence: number;
+  /** The model's probability of each string (index 0 = string 1), 0 where it cannot play it. */
+  probabilities: number[];
 }
 
 /** Notes in the model's order (time, then pitch, then input order) and their features. */
@@ -122,10 +124,13 @@ export function decodeFingering(
   strings.forEach((s, k) => {
     const f = s > 0 ? (frets[k]?.[s - 1] ?? null) : null;
     const input = order[k] ?? k;
+    const probabilities = [0, 1, 2, 3, 4, 5].map((c) =>
+      frets[k]?.[c] == null ? 0 : Math.exp(rows[k]?.[c] ?? -Infinity),
+    );
     out[input] =
       s > 0 && f !== null
-        ? { string: s, fret: f, confidence: Math.exp(rows[k]?.[s - 1] ?? -Infinity) }
-        : { string: null, fret: null, confidence: 0 };
+        ? { string: s, fret: f, confidence: probabilities[s - 1] ?? 0, probabilities }
+        : { string: null, fret: null, confidence: 0, probabilities };
   });
   return out;
 }
