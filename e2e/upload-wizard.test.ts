@@ -117,6 +117,7 @@ describe('upload wizard against the built server', () => {
     await page.getByRole('radio', { name: /Electric/ }).check();
     await page.getByLabel('Tuning').selectOption('drop-d');
     await page.getByLabel('Capo').selectOption('2');
+    await page.getByLabel('Hand position').selectOption({ label: 'Open position' });
     await expectAccessible(page);
     await shootBoth(page, 'wizard-setup');
 
@@ -125,6 +126,7 @@ describe('upload wizard against the built server', () => {
     await page.getByRole('tab', { name: 'Upload File' }).waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
     expect(await page.getByRole('radio', { name: /Electric/ }).isChecked()).toBe(true);
+    expect(await page.getByLabel('Hand position').inputValue()).toBe('open');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Playing Style' }).waitFor();
     await page.getByRole('radio', { name: /Solo/ }).check();
@@ -161,6 +163,7 @@ describe('upload wizard against the built server', () => {
       frame_threshold: 0.3,
       minimum_note_length: 5,
       metadata: { duration: expect.closeTo(4, 0) as number },
+      hand_position: 'open',
     });
 
     await page.getByRole('heading', { name: 'Processing Your Video' }).waitFor();
