@@ -1,3 +1,4 @@
+import { vibratoSplits, type VibratoSplits } from './corpus/technique-metrics.js';
 import type { NoteEvent, UploadConfig } from '@riffscribe/core';
 import { transcribeAudio, type Transcription } from '@riffscribe/engine';
 import {
@@ -149,6 +150,8 @@ export interface ClipResult {
     trueNotesCorrect: boolean | null;
   };
   techniques: Record<string, TechniqueCounts> | null;
+  /** True vibrato notes the pipeline re-struck (VibratoSplits), where the truth has techniques. */
+  vibratoSplits: VibratoSplits | null;
   /** The review queue (doubtful notes) as a detector of the wrong notes. */
   review: ReviewCounts;
   /**
@@ -272,6 +275,12 @@ export async function evaluateClip(
         trueNotesCorrect: truth.key === null ? null : keysAgree(truth.key, trueKey),
       },
       techniques,
+      vibratoSplits: truth.noteEvents
+        ? vibratoSplits(truth.noteEvents, transcription.notes, {
+            tuning: truth.config.tuning,
+            capo: truth.config.capo,
+          })
+        : null,
       review: reviewCounts(truth.notes, estimate),
       openStrum:
         truth.openStrumNotes && truth.openStrumNotes.length > 0

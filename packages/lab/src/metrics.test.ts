@@ -1,4 +1,6 @@
+import { plainNote } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
+import { vibratoSplits } from './corpus/technique-metrics.js';
 import {
   chordAccuracy,
   REVIEW_THRESHOLDS,
@@ -257,6 +259,29 @@ describe('reviewCounts', () => {
       wrong: 6,
       doubtful: [0, 2, 4, 4, 6],
       doubtfulWrong: [0, 2, 2, 2, 4],
+    });
+  });
+});
+
+describe('vibratoSplits', () => {
+  const setup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0 };
+  it('counts true vibrato notes re-struck as more notes of their pitch, and the extra notes', () => {
+    const held = plainNote({ time: 1, end_time: 2, string: 2, fret: 5, vibrato: 'big' });
+    const plain = plainNote({ time: 3, end_time: 4, string: 2, fret: 5 });
+    const found = [
+      plainNote({ time: 1.01, end_time: 1.4, string: 2, fret: 5 }),
+      // Two re-picks of the same pitch (one on another string, one a semitone up) under it.
+      plainNote({ time: 1.4, end_time: 1.7, string: 3, fret: 9 }),
+      plainNote({ time: 1.7, end_time: 2, string: 2, fret: 6 }),
+      // Not a split: another pitch, and a note under a note without vibrato.
+      plainNote({ time: 1.5, end_time: 1.6, string: 1, fret: 3 }),
+      plainNote({ time: 3.5, end_time: 4, string: 2, fret: 5 }),
+    ];
+    expect(vibratoSplits([held, plain], found, setup)).toEqual({ notes: 1, split: 1, extra: 2 });
+    expect(vibratoSplits([held], found.slice(0, 1), setup)).toEqual({
+      notes: 1,
+      split: 0,
+      extra: 0,
     });
   });
 });

@@ -1,6 +1,7 @@
 import { GUITAR_SOUNDS, type ClipResult, type GuitarSound } from './evaluate.js';
 import { type BeatCounts, beatScores } from '@riffscribe/engine/stages';
 import { DOUBTFUL_CONFIDENCE } from '@riffscribe/core';
+import { combineVibratoSplits, type VibratoSplits } from './corpus/technique-metrics.js';
 import {
   REVIEW_THRESHOLDS,
   combineChordAccuracy,
@@ -31,6 +32,8 @@ export interface Summary {
   keysPipeline: { correct: number; judged: number };
   keysTrueNotes: { correct: number; judged: number };
   techniques: Record<string, TechniqueCounts> | null;
+  /** True vibrato notes re-struck, summed over the clips whose truth has techniques. */
+  vibratoSplits: VibratoSplits | null;
   review: ReviewCounts;
   /** Strummed open-chord notes found (recall is what counts), all clips and capo clips only. */
   openStrum: Scores | null;
@@ -120,6 +123,12 @@ export function summarise(results: readonly ClipResult[]): Summary {
       judged: judged.length,
     },
     techniques: techniques.length === 0 ? null : combineTechniqueScores(techniques),
+    vibratoSplits: (() => {
+      const list = results
+        .map((r) => r.vibratoSplits)
+        .filter((v): v is VibratoSplits => v !== null);
+      return list.length === 0 ? null : combineVibratoSplits(list);
+    })(),
     review: combineReviewCounts(results.map((r) => r.review)),
     openStrum: combineOptional(results.map((r) => r.openStrum)),
     openStrumCapo: combineOptional(results.filter((r) => r.capo > 0).map((r) => r.openStrum)),
@@ -353,6 +362,28 @@ export function comparisonTable(
  * (doubtful notes that are wrong), recall (wrong notes that are doubtful), the share of notes
  * flagged. The row of DOUBTFUL_CONFIDENCE (what the player uses) is starred.
  */
+/**
+ * Vibrato splits per corpus (issue 39): true vibrato notes written as more than one note of
+ * their pitch (a swell of the level read as a new pick), and the extra notes.
+ */
+export function vibratoSplitTable(
+  rows: readonly { label: string; splits: VibratoSplits | null }[],
+): string {
+  const body = rows
+    .filter((r) => r.splits !== null)
+    .map(({ label, splits }) => {
+      const s = splits ?? { notes: 0, split: 0, extra: 0 };
+      return [
+        label,
+        String(s.notes),
+        String(s.split),
+        s.notes === 0 ? '-' : f3(s.split / s.notes),
+        String(s.extra),
+      ];
+    });
+  return table([['corpus', 'vibrato notes', 'split', 'share split', 'extra notes'], ...body]);
+}
+
 export function reviewTable(c: ReviewCounts): string {
   const rows: string[][] = [
     ['doubtful if confidence <', 'precision', 'recall', 'flagged', 'doubtful', 'wrong found'],

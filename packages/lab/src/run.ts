@@ -29,6 +29,7 @@ import {
   rhythmTable,
   summarise,
   techniqueTable,
+  vibratoSplitTable,
   type Summary,
 } from './report.js';
 
@@ -357,6 +358,15 @@ async function main() {
   if (all.some((r) => r.chords)) {
     log('Chord accuracy (time-weighted) by strictness');
     log(chordDetailTable(all));
+    log();
+  }
+  if (runs.some((r) => r.summary?.vibratoSplits)) {
+    log('Vibrato splits: true vibrato notes the pipeline re-struck as more notes of their pitch');
+    log(
+      vibratoSplitTable(
+        runs.map((r) => ({ label: LABELS[r.corpus], splits: r.summary?.vibratoSplits ?? null })),
+      ),
+    );
     log();
   }
   for (const r of runs) {

@@ -14,6 +14,7 @@ import {
   openPitch,
   type Random,
   SAMPLE_RATE,
+  seededRandom,
 } from '@riffscribe/engine/stages';
 import {
   CONTROL_SAMPLES,
@@ -38,6 +39,14 @@ export interface BendShape {
   rise: number;
   /** Optional release back down to `to` semitones above the fretted pitch. */
   release?: { at: number; fall: number; to: number };
+  /**
+   * Real bends overshoot the target and settle (semitones over the top, seconds to settle), and
+   * the string's level moves as the bent string's partials cross the pickup's and body's
+   * resonances (`levelDb` at the top of the bend, either sign). Set by Performance from the
+   * note's own seed (realism, issue 39).
+   */
+  overshoot?: { semitones: number; settle: number };
+  levelDb?: number;
 }
 
 /** Vibrato: `cents` is the modulation's amplitude (half its peak-to-peak swing). */
@@ -49,6 +58,15 @@ export interface VibratoShape {
   delay: number;
   /** 'centred' swings both ways (classical); 'upward' only pushes the pitch up (rock). */
   shape: 'centred' | 'upward';
+  /**
+   * Realism (issue 39), set by Performance from the note's own seed: a person's vibrato is not
+   * a steady sine; its rate wanders by `wobble` (a fraction, at about 0.7 Hz), and the string's
+   * level swings with the pitch (pickup, body and amp: 2-8 dB peak to peak measured on real
+   * licks, `levelDb`, in phase or against it).
+   */
+  wobble?: number;
+  wobblePhase?: number;
+  levelDb?: number;
 }
 
 export type Attack = 'pick' | 'hammer' | 'pull' | 'slide' | 'mute';
@@ -80,23 +98,99 @@ export interface PickOptions {
 /** Smoothstep 0..1 (the shape of a bend's rise and a slide's glide). */
 export const smooth = (x: number) => (x <= 0 ? 0 : x >= 1 ? 1 : x * x * (3 - 2 * x));
 
-/** Semitones of bend at `tau` seconds into a note. */
-export function bendAt(bend: BendShape | undefined, tau: number): number {
+/**
+ * Semitones of bend at `tau` seconds into a note; `asWritten` leaves out the overshoot (the
+ * answer key writes the bend a tab would, to its target).
+ */
+export function bendAt(bend: BendShape | undefined, tau: number, asWritten = false): number {
   if (bend === undefined) return 0;
   let v = bend.semitones * smooth((tau - bend.at) / bend.rise);
+  if (bend.overshoot !== undefined && !asWritten) {
+    // Over the top at the end of the rise, then settling back onto it.
+    const x = (tau - bend.at - bend.rise * 0.8) / bend.overshoot.settle;
+    if (x > -0.5) v += bend.overshoot.semitones * Math.exp(-((x - 0.3) ** 2) / 0.18);
+  }
   if (bend.release !== undefined)
     v += (bend.release.to - bend.semitones) * smooth((tau - bend.release.at) / bend.release.fall);
   return v;
 }
 
+/** Hz of the slow wander of a vibrato's rate. */
+const WOBBLE_HZ = 0.7;
+
+/** The vibrato's phase (radians) `x` seconds after it begins, its rate wandering by `wobble`. */
+function vibratoPhase(v: VibratoShape, x: number): number {
+  const wobble = v.wobble ?? 0;
+  const p0 = v.wobblePhase ?? 0;
+  const w = 2 * Math.PI * WOBBLE_HZ;
+  // The integral of rate * (1 + wobble * sin(w t + p0)).
+  return 2 * Math.PI * v.rate * (x - (wobble / w) * (Math.cos(w * x + p0) - Math.cos(p0)));
+}
+
+/** The vibrato's swing at `tau`, -1..1 (0 before it begins), as the pitch moves. */
+function vibratoSwing(v: VibratoShape, tau: number): number {
+  if (tau < v.delay) return 0;
+  const x = tau - v.delay;
+  // The player eases into the vibrato over about a tenth of a second.
+  const ease = smooth(x / 0.1);
+  const phase = vibratoPhase(v, x);
+  return ease * (v.shape === 'centred' ? Math.sin(phase) : -Math.cos(phase));
+}
+
 /** Semitones of vibrato at `tau` seconds into a note. */
 export function vibratoAt(v: VibratoShape | undefined, tau: number): number {
   if (v === undefined || tau < v.delay) return 0;
-  const x = tau - v.delay;
-  // The player eases into the vibrato over about a tenth of a second.
-  const depth = (v.cents / 100) * smooth(x / 0.1);
-  const phase = 2 * Math.PI * v.rate * x;
-  return v.shape === 'centred' ? depth * Math.sin(phase) : depth * (1 - Math.cos(phase));
+  const depth = v.cents / 100;
+  const swing = vibratoSwing(v, tau);
+  // An upward vibrato swings from the fretted pitch up: swing -1..1 maps to 0..2 depths.
+  const ease = smooth((tau - v.delay) / 0.1);
+  return v.shape === 'centred' ? depth * swing : depth * (swing + ease);
+}
+
+/**
+ * The note's level in dB relative to its plain decay at `tau` seconds in: the swing that comes
+ * with a vibrato and the change that comes with a bend (0 for a note with neither).
+ */
+export function levelAt(n: Pick<PlayedNote, 'bend' | 'vibrato'>, tau: number): number {
+  let db = 0;
+  if (n.vibrato?.levelDb !== undefined)
+    db += (n.vibrato.levelDb / 2) * vibratoSwing(n.vibrato, tau);
+  if (n.bend?.levelDb !== undefined && n.bend.semitones !== 0)
+    db += n.bend.levelDb * (bendAt(n.bend, tau) / n.bend.semitones);
+  return db;
+}
+
+/**
+ * What real playing adds to a note's bend and vibrato (issue 39), from the note's own seed (its
+ * string and start), so that the corpus's other random draws stay as they were: a vibrato whose
+ * rate wanders by 5-20 % and whose level swings 2-9 dB peak to peak with the pitch (median about
+ * 6 dB, as measured on real electric licks; FluidSynth's vibrato notes swing 2 dB), in phase or
+ * against it; a bend that overshoots by 0-0.3 semitone and settles in 60-150 ms, its level moving
+ * 1-5 dB either way at the top.
+ */
+export function realistic(note: PlayedNote): PlayedNote {
+  if (!note.vibrato && !note.bend) return note;
+  const random = seededRandom(
+    (Math.round(note.start * 1000) * 7 + note.string * 104_729 + note.fret * 31) >>> 0,
+  );
+  const draw = (a: number, b: number) => a + (b - a) * random();
+  const sign = () => (random() < 0.5 ? -1 : 1);
+  if (note.vibrato && note.vibrato.levelDb === undefined) {
+    note.vibrato = {
+      ...note.vibrato,
+      wobble: draw(0.05, 0.2),
+      wobblePhase: draw(0, 2 * Math.PI),
+      levelDb: sign() * draw(2, 9),
+    };
+  }
+  if (note.bend && note.bend.levelDb === undefined) {
+    note.bend = {
+      ...note.bend,
+      overshoot: { semitones: draw(0, 0.3), settle: draw(0.06, 0.15) },
+      levelDb: sign() * draw(1, 5),
+    };
+  }
+  return note;
 }
 
 /** A strum as played: its notes and whether it is an open chord (see `strum`). */
@@ -129,6 +223,7 @@ export class Performance {
   }
 
   private add(note: PlayedNote): PlayedNote {
+    realistic(note);
     const previous = this.lastOn(note.string);
     // A new attack on a ringing string ends the note that was ringing.
     if (previous !== undefined && previous.end > note.start) previous.end = note.start;
@@ -177,7 +272,7 @@ export class Performance {
     };
     from.next = note;
     if (opts.glide !== undefined) from.glide = opts.glide;
-    this.notes.push(note);
+    this.notes.push(realistic(note));
     return note;
   }
 
@@ -264,7 +359,7 @@ export class Performance {
         const duration = end - time;
         const points = Math.floor((duration * SAMPLE_RATE) / HOP) + 1;
         const pitchArr = Array.from({ length: points }, (_, k) => {
-          const v = 1 + PITCH_STEPS_PER_FRET * bendAt(n.bend, k / FRAME_RATE);
+          const v = 1 + PITCH_STEPS_PER_FRET * bendAt(n.bend, k / FRAME_RATE, true);
           return Math.round(Math.min(PITCH_POINT_MAX, Math.max(PITCH_POINT_MIN, v)) * 100) / 100;
         });
         const top = n.bend ? n.fret + n.bend.semitones : null;
@@ -300,6 +395,7 @@ export class Performance {
       const notes = this.notes.filter((n) => n.string === s).sort((a, b) => a.start - b.start);
       const pitch = new Float32Array(steps);
       const t60 = new Float32Array(steps);
+      const level = new Float32Array(steps).fill(1);
       const excitations: Excitation[] = [];
       let current = this.pitchOf(s, 0);
       let idx = 0;
@@ -324,6 +420,7 @@ export class Performance {
           decay *= 0.6;
         }
         if (n.attack === 'mute') decay = 0.02;
+        level[k] = 10 ** (levelAt(n, tau) / 20);
         pitch[k] = p;
         t60[k] = decay;
         current = p;
@@ -332,7 +429,7 @@ export class Performance {
         if (n.attack === 'slide') continue;
         excitations.push({ time: n.start, kind: n.attack, velocity: n.velocity });
       }
-      out.push({ pitch, t60, excitations });
+      out.push({ pitch, t60, level, excitations });
     }
     return out;
   }

@@ -72,8 +72,11 @@ export function vibrato(c: PhraseContext, delay: number): NonNullable<PlayedNote
   const big = c.random() < 0.5;
   return {
     kind: big ? 'big' : 'small',
-    cents: big ? between(c.random, 30, 40) : between(c.random, 12, 18),
-    rate: between(c.random, 5.5, 7.5),
+    // Real vibrato swings from about 10 to over 100 cents peak to peak at 4-8 Hz (issue 39);
+    // `cents` is half the swing, and the engine calls it big from about 23 cents
+    // (techniques/vibrato.ts).
+    cents: big ? 28 * (60 / 28) ** c.random() : between(c.random, 10, 20),
+    rate: between(c.random, 4.5, 7.5),
     delay,
     shape: c.guitar === 'classical' || c.random() < 0.5 ? 'centred' : 'upward',
   };

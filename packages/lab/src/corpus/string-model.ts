@@ -57,6 +57,11 @@ export interface StringScore {
   pitch: Float32Array;
   /** Decay time T60 in seconds per control step (short while damped). */
   t60: Float32Array;
+  /**
+   * The string's output level (linear, 1 = as it rings) per control step: the swing a vibrato or
+   * a bend brings through the pickup, body and amp (absent: 1 throughout).
+   */
+  level?: Float32Array;
   excitations: readonly Excitation[];
 }
 
@@ -228,6 +233,8 @@ export function renderString(
     const loop = Math.min(0.99999, gain / atF0);
     const d0 = SAMPLE_RATE / midiToHz(p0) - filterDelay;
     const d1 = SAMPLE_RATE / midiToHz(p1) - filterDelay;
+    const g0 = score.level?.[Math.min(b, score.level.length - 1)] ?? 1;
+    const g1 = score.level?.[Math.min(b + 1, score.level.length - 1)] ?? g0;
     let peak = 0;
     for (let s = s0; s < s1; s++) {
       const d = d0 + ((d1 - d0) * (s - s0)) / CONTROL_SAMPLES;
@@ -247,7 +254,7 @@ export function renderString(
       const v = loop * lp + (input[s] ?? 0);
       buffer[write & BUFFER_MASK] = v;
       write++;
-      out[s] = (out[s] ?? 0) + v;
+      out[s] = (out[s] ?? 0) + v * (g0 + ((g1 - g0) * (s - s0)) / CONTROL_SAMPLES);
       peak = Math.max(peak, Math.abs(v));
     }
     if (peak < 1e-6 && hasInput[b + 1] === 0) {

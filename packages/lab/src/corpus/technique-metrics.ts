@@ -164,3 +164,48 @@ export function combineTechniqueScores(list: readonly TechniqueScores[]): Techni
     }),
   ) as TechniqueScores;
 }
+
+/**
+ * Vibrato splits (issue 39): a held note under a vibrato that the pipeline wrote as several
+ * notes of its pitch, the swell of the string's level read as new picks. `notes` counts the true
+ * vibrato notes, `split` those under which the pipeline started another note of the same pitch
+ * (within a semitone) more than ONSET_TOLERANCE after the true start and before its end, and
+ * `extra` how many such notes it started in all.
+ */
+export interface VibratoSplits {
+  notes: number;
+  split: number;
+  extra: number;
+}
+
+export function vibratoSplits(
+  truth: readonly NoteEvent[],
+  found: readonly NoteEvent[],
+  setup: MatchSetup,
+): VibratoSplits {
+  const pitch = (n: NoteEvent) => (setup.tuning[6 - n.string] ?? 0) + setup.capo + n.fret;
+  const pitched = found.filter((n) => !n.mute);
+  const out: VibratoSplits = { notes: 0, split: 0, extra: 0 };
+  for (const t of truth) {
+    if (t.mute || t.vibrato === '') continue;
+    out.notes += 1;
+    const p = pitch(t);
+    const restruck = pitched.filter(
+      (n) =>
+        n.time > t.time + ONSET_TOLERANCE &&
+        n.time < t.end_time - ONSET_TOLERANCE &&
+        Math.abs(pitch(n) - p) <= 1,
+    ).length;
+    if (restruck > 0) out.split += 1;
+    out.extra += restruck;
+  }
+  return out;
+}
+
+/** Vibrato splits summed over clips. */
+export function combineVibratoSplits(list: readonly VibratoSplits[]): VibratoSplits {
+  return list.reduce(
+    (a, s) => ({ notes: a.notes + s.notes, split: a.split + s.split, extra: a.extra + s.extra }),
+    { notes: 0, split: 0, extra: 0 },
+  );
+}

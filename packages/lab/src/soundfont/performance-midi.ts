@@ -1,5 +1,6 @@
 import {
   bendAt,
+  levelAt,
   smooth,
   vibratoAt,
   type Performance,
@@ -16,7 +17,9 @@ import { pitchBendRangeEvents, type MidiEvent, type MidiFileSpec } from './midi-
  *   pitch-bend range is set to PITCH_BEND_RANGE semitones with RPN 0;
  * - 1 tick = 1 ms (1000 ticks per quarter at 60 bpm), so times are exact to half a millisecond;
  * - a picked note is a note-on; the pitch wheel follows the note's bend, release, vibrato and
- *   constant detune, sampled every BEND_STEP seconds;
+ *   constant detune, sampled every BEND_STEP seconds, and the expression controller (CC 11) the
+ *   level a vibrato or bend brings (corpus/performance.ts levelAt: a real string's level swings
+ *   with its pitch; a SoundFont's does not), around EXPRESSION of full scale;
  * - a slide keeps the sounding MIDI note and glides the pitch wheel to the new fret, so no new
  *   attack is heard (as on a guitar); the wheel then holds the new fret's offset;
  * - a hammer-on or pull-off ends the previous note and starts the new one at LEGATO_VELOCITY of
@@ -37,6 +40,8 @@ const TICKS_PER_SECOND = 1000;
 /** Pitch-wheel update interval, seconds. */
 const BEND_STEP = 0.005;
 const LEGATO_VELOCITY = 0.55;
+/** The expression controller's resting value: room above it for a swell of about 2 dB. */
+const EXPRESSION = 100;
 export const DEAD_CHANNEL = 6;
 export const MUTED_GUITAR_PROGRAM = 28;
 const DEAD_SECONDS = 0.05;
@@ -91,6 +96,13 @@ export function performanceMidi(
     // The MIDI note sounding on this string and the time its note-off is due.
     let sounding: { key: number; off: number } | null = null;
     let lastWheel = Number.NaN;
+    let lastExpression = Number.NaN;
+    const setExpression = (t: number, db: number) => {
+      const v = Math.max(1, Math.min(127, Math.round(EXPRESSION * 10 ** (db / 20))));
+      if (v === lastExpression) return;
+      lastExpression = v;
+      events.push({ tick: tick(t), type: 'controlChange', channel, controller: 11, value: v });
+    };
     const setWheel = (t: number, semitones: number) => {
       const v = Math.round(Math.max(-8192, Math.min(8191, wheel(semitones))));
       if (v === lastWheel) return;
@@ -147,7 +159,12 @@ export function performanceMidi(
         });
         sounding = { key: base, off: n.end };
       }
-      for (let t = n.start; t < n.end; t += BEND_STEP) setWheel(t, fretted - base + offsetAt(n, t));
+      const moves = n.vibrato !== undefined || n.bend !== undefined;
+      if (moves || lastExpression !== EXPRESSION) setExpression(n.start, levelAt(n, 0));
+      for (let t = n.start; t < n.end; t += BEND_STEP) {
+        setWheel(t, fretted - base + offsetAt(n, t));
+        if (moves) setExpression(t, levelAt(n, t - n.start));
+      }
       if (n.next === undefined) noteOff(n.end);
     }
     noteOff(Number.POSITIVE_INFINITY);

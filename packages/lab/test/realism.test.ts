@@ -1,0 +1,81 @@
+import { seededRandom } from '@riffscribe/engine/stages';
+import { describe, expect, it } from 'vitest';
+import { levelAt, Performance, vibratoAt } from '../src/corpus/performance.js';
+import { renderString } from '../src/corpus/string-model.js';
+import { TIMBRES } from '../src/corpus/render.js';
+import { performanceMidi } from '../src/soundfont/performance-midi.js';
+
+const SAMPLE_RATE = 22_050;
+
+/** A long note with a big vibrato on string 2, fret 8, from 0.2 s to 2.2 s. */
+function vibratoNote() {
+  const perf = new Performance([40, 45, 50, 55, 59, 64], 0, seededRandom(3));
+  const note = perf.pick(2, 8, 0.2, 2, {
+    vibrato: { kind: 'big', cents: 40, rate: 6, delay: 0.2, shape: 'centred' },
+  });
+  return { perf, note };
+}
+
+/**
+ * Issue 39 build item 1: the renders behave like a real string under a vibrato: its level swings
+ * with the pitch (2-8 dB peak to peak on real licks; a SoundFont's vibrato notes 2 dB), and its
+ * rate wanders.
+ */
+describe('realistic vibrato in the corpus', () => {
+  it('gives a vibrato note a level swing of 2-9 dB in time with its pitch, and a wandering rate', () => {
+    const { note } = vibratoNote();
+    expect(Math.abs(note.vibrato?.levelDb ?? 0)).toBeGreaterThanOrEqual(2);
+    expect(Math.abs(note.vibrato?.levelDb ?? 0)).toBeLessThanOrEqual(9);
+    // The level follows the pitch: their correlation over the vibrato is +-1.
+    const taus = Array.from({ length: 300 }, (_, k) => 0.5 + k * 0.005);
+    const p = taus.map((t) => vibratoAt(note.vibrato, t));
+    const l = taus.map((t) => levelAt(note, t));
+    const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+    const [mp, ml] = [mean(p), mean(l)];
+    const cov = mean(p.map((v, k) => (v - mp) * ((l[k] ?? 0) - ml)));
+    const sd = (v: number[], m: number) => Math.sqrt(mean(v.map((x) => (x - m) ** 2)));
+    expect(Math.abs(cov / (sd(p, mp) * sd(l, ml)))).toBeGreaterThan(0.99);
+    // Zero crossings of the pitch: not evenly spaced (the rate wanders).
+    const crossings = taus.filter(
+      (t, k) => k > 0 && Math.sign(p[k] ?? 0) !== Math.sign(p[k - 1] ?? 0),
+    );
+    const gaps = crossings.slice(1).map((t, k) => t - (crossings[k] ?? 0));
+    expect(Math.max(...gaps) - Math.min(...gaps)).toBeGreaterThan(0.005);
+  });
+
+  it('renders that swing in the string model: the level, decay removed, moves by several dB', () => {
+    const { perf } = vibratoNote();
+    const length = Math.round(2.6 * SAMPLE_RATE);
+    const score = perf.scores(length, TIMBRES.electric)[1];
+    if (!score) throw new Error('no score for string 2');
+    const out = renderString(score, length, TIMBRES.electric, seededRandom(1));
+    // RMS in 20 ms frames from 0.7 s to 2.1 s, in dB, with the straight-line decay removed.
+    const frame = Math.round(0.02 * SAMPLE_RATE);
+    const db: number[] = [];
+    for (let s = Math.round(0.7 * SAMPLE_RATE); s + frame < 2.1 * SAMPLE_RATE; s += frame) {
+      let sum = 0;
+      for (let k = s; k < s + frame; k++) sum += (out[k] ?? 0) ** 2;
+      db.push(10 * Math.log10(sum / frame + 1e-20));
+    }
+    const n = db.length;
+    const xs = db.map((_, k) => k);
+    const mx = (n - 1) / 2;
+    const my = db.reduce((a, b) => a + b, 0) / n;
+    const slope =
+      xs.reduce((a, x, k) => a + (x - mx) * ((db[k] ?? 0) - my), 0) /
+      xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+    const residual = db.map((v, k) => v - (my + slope * (k - mx))).sort((a, b) => a - b);
+    const swing = (residual[Math.floor(n * 0.95)] ?? 0) - (residual[Math.floor(n * 0.05)] ?? 0);
+    expect(swing).toBeGreaterThan(2);
+  });
+
+  it('sends the swing to FluidSynth as expression (CC 11) along the pitch wheel', () => {
+    const { perf } = vibratoNote();
+    const midi = performanceMidi(perf, 27, 3);
+    const expression = midi.tracks[0]?.filter(
+      (e) => e.type === 'controlChange' && e.controller === 11 && e.channel === 1,
+    );
+    const values = new Set(expression?.map((e) => (e.type === 'controlChange' ? e.value : 0)));
+    expect(values.size).toBeGreaterThan(10);
+  });
+});
