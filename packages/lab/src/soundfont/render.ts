@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { decodeAudio, findFfmpeg } from '@riffscribe/engine';
 import { runTool } from '@riffscribe/engine/media-tools';
-import { onPath } from '@riffscribe/engine/stages';
+import { onPath, seededRandom } from '@riffscribe/engine/stages';
 import { midiFileBytes } from './midi-file.js';
 import type { MidiFileSpec } from './midi-file.js';
 import type { Effects } from './recipes.js';
@@ -19,9 +19,9 @@ import type { Effects } from './recipes.js';
  */
 
 /** Raise to re-render every cached WAV after a change to the rendering chain. */
-const RENDER_VERSION = 1;
+const RENDER_VERSION = 2;
 const SOUNDFONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
-const PACKAGES = ['fluidsynth', 'fluid-soundfont-gm'] as const;
+const PACKAGES = ['fluidsynth', 'fluid-soundfont-gm', 'lv2file', 'guitarix-lv2'] as const;
 const RATE = 44100;
 /** Peak level of FluidSynth's output before the room and the noise. */
 const LEVEL = 0.5;
@@ -29,12 +29,21 @@ const LEVEL = 0.5;
 export interface FluidSynthSetup {
   fluidsynth: string;
   soundfont: string;
+  /** lv2file, which runs guitarix's amplifier models (guitarix-lv2) for the electric items. */
+  lv2file: string;
 }
+
+/** A guitarix plugin the amplifiers use: its presence says guitarix-lv2 is installed. */
+const GUITARIX_BUNDLE = '/usr/lib/lv2/gxts9.lv2';
 
 function present(): FluidSynthSetup | null {
   const fluidsynth = onPath('fluidsynth');
-  return fluidsynth !== undefined && existsSync(SOUNDFONT)
-    ? { fluidsynth, soundfont: SOUNDFONT }
+  const lv2file = onPath('lv2file');
+  return fluidsynth !== undefined &&
+    lv2file !== undefined &&
+    existsSync(SOUNDFONT) &&
+    existsSync(GUITARIX_BUNDLE)
+    ? { fluidsynth, soundfont: SOUNDFONT, lv2file }
     : null;
 }
 
@@ -96,8 +105,14 @@ export function effectsGraph(
   gain: number,
   seconds: number,
   seed: number,
+  amp: Amp | null = null,
 ): string {
-  const chain = [`pan=mono|c0=0.5*c0+0.5*c1`, `volume=${gain.toFixed(6)}`];
+  // After an amplifier the input is already mono; its speaker cabinet comes first.
+  const chain = [
+    amp ? 'anull' : `pan=mono|c0=0.5*c0+0.5*c1`,
+    `volume=${gain.toFixed(6)}`,
+    ...(amp ? [amp.cabinet] : []),
+  ];
   // Early reflections of a room (aecho: in gain, out gain, delays ms, decays); no impulse file.
   if (effects.room === 'room') chain.push('aecho=1.0:0.75:17|29|43|61:0.35|0.28|0.2|0.12');
   if (effects.room === 'hall') chain.push('aecho=1.0:0.7:37|59|83|121|163:0.4|0.33|0.27|0.2|0.14');
@@ -120,7 +135,8 @@ export function effectsGraph(
  * effects, its length in seconds and its MIDI file.
  */
 export interface RenderableScore {
-  recipe: { name: string; seed: number; effects: Effects };
+  /** `program`: the GM guitar program; an electric one goes through an amplifier (ampFor). */
+  recipe: { name: string; seed: number; effects: Effects; program?: number };
   truth: { seconds: number };
   midi: MidiFileSpec;
 }
@@ -132,6 +148,7 @@ function cacheKey(score: RenderableScore, midi: Uint8Array, soundfont: string): 
     JSON.stringify({
       v: RENDER_VERSION,
       effects: score.recipe.effects,
+      amp: ampOf(score),
       seed: score.recipe.seed,
       seconds: score.truth.seconds,
       soundfont: [soundfont, statSync(soundfont).size],
@@ -194,7 +211,6 @@ export async function renderSoundfontItem(
     if (peak === 0) throw new Error(`FluidSynth rendered silence for ${score.recipe.name}`);
     const ffmpeg = findFfmpeg();
     const effects = score.recipe.effects;
-    const graph = effectsGraph(effects, LEVEL / peak, score.truth.seconds, score.recipe.seed);
     const input = [
       '-nostdin',
       '-hide_banner',
@@ -204,7 +220,51 @@ export async function renderSoundfontItem(
       '-protocol_whitelist',
       'file',
     ];
-    const raw44 = ['-f', 's16le', '-ar', String(RATE), '-ac', '2', '-i', raw];
+    let raw44 = ['-f', 's16le', '-ar', String(RATE), '-ac', '2', '-i', raw];
+    let gain = LEVEL / peak;
+    const amp = ampOf(score);
+    if (amp) {
+      // An electric guitar is heard through an amplifier: guitarix's LV2 models run by lv2file,
+      // on mono 32-bit float (no clipping between the stages), then levelled again.
+      let current = path.join(work, 'dry.wav');
+      await tool(
+        ffmpeg,
+        [
+          ...input,
+          ...raw44,
+          '-af',
+          `pan=mono|c0=0.5*c0+0.5*c1,volume=${gain.toFixed(6)}`,
+          '-c:a',
+          'pcm_f32le',
+          current,
+        ],
+        'Preparing the amplifier input',
+      );
+      for (const [k, stage] of amp.stages.entries()) {
+        const out = path.join(work, `amp-${String(k)}.wav`);
+        await tool(
+          setup.lv2file,
+          [
+            '--ignore-clipping',
+            '-i',
+            current,
+            '-o',
+            out,
+            ...Object.entries(stage.params).flatMap(([port, v]) => ['-p', `${port}:${String(v)}`]),
+            stage.uri,
+          ],
+          `Running the ${amp.name} amplifier`,
+        );
+        current = out;
+      }
+      const amped = await decodeAudio(current);
+      const ampPeak = amped.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+      if (ampPeak === 0)
+        throw new Error(`the ${amp.name} amplifier gave silence for ${score.recipe.name}`);
+      raw44 = ['-i', current];
+      gain = LEVEL / ampPeak;
+    }
+    const graph = effectsGraph(effects, gain, score.truth.seconds, score.recipe.seed, amp);
     const graphArgs = [
       '-filter_complex',
       graph,
@@ -254,4 +314,120 @@ export async function renderSoundfontItem(
     await rm(work, { recursive: true, force: true });
   }
   return { audio: await decodeAudio(file), cached: false, file };
+}
+
+/** One LV2 plugin of an amplifier, with its control ports' values. */
+export interface AmpStage {
+  uri: string;
+  params: Record<string, number>;
+}
+
+/**
+ * An amplifier for an electric guitar (issue 39: amp and cabinet chains from clean to high
+ * gain): guitarix LV2 models run offline by lv2file (`stages`), then a speaker cabinet as ffmpeg
+ * filters (`cabinet`): a high-pass, the cabinet's low thump, a scooped middle, presence, a few
+ * narrow peaks and dips as a cabinet's and a microphone's response has (the partials of a note
+ * under a vibrato or a bend move across them, which makes their levels swing as on a real rig)
+ * and the speaker's roll-off. guitarix's own cabinet plugin crashes under lv2file, hence ffmpeg.
+ */
+export interface Amp {
+  name: string;
+  stages: AmpStage[];
+  cabinet: string;
+}
+
+const GX = 'http://guitarix.sourceforge.net/plugins/';
+
+/**
+ * The amplifier an item's program plays through, drawn from its seed. The clean programs (26
+ * jazz, 27 clean, 28 muted: a guitar's own sound) go through one of four, clean to high gain: a
+ * clean tube amp, a studio preamp, a Tube Screamer into a JCM800 preamp (crunch), a metal amp.
+ * The overdrive and distortion programs (29, 30) are samples of a driven amp already: only the
+ * speaker cabinet is added (a second distortion on top is no rig anyone plays). Null for the
+ * acoustic programs (24, 25).
+ */
+export function ampFor(program: number, seed: number): Amp | null {
+  if (program < 26 || program > 30) return null;
+  const random = seededRandom((seed * 7919 + program) >>> 0);
+  const draw = (a: number, b: number) => Math.round((a + (b - a) * random()) * 1000) / 1000;
+  const kind =
+    program >= 29
+      ? 'cabinet'
+      : (['clean', 'studio', 'crunch', 'metal'] as const)[Math.floor(random() * 4)];
+  let name = 'cabinet only';
+  let stages: AmpStage[] = [];
+  switch (kind) {
+    case 'cabinet':
+      break;
+    case 'crunch':
+      name = 'Tube Screamer and JCM800';
+      stages = [
+        {
+          uri: `${GX}gxts9#ts9sim`,
+          params: { fslider2_: draw(0.2, 0.6), fslider1_: draw(400, 750), fslider0_: -10 },
+        },
+        {
+          uri: `${GX}gx_jcm800pre_#_jcm800pre_`,
+          params: { P6v: draw(0.3, 0.6), Treble: draw(0.4, 0.7), GAIN: 0 },
+        },
+      ];
+      break;
+    case 'metal':
+      name = 'metal';
+      stages = [
+        {
+          uri: `${GX}gxmetal_amp#metal_amp`,
+          params: { DRIVE: draw(3, 10), TONE: draw(0.4, 0.6), PREGAIN: 0, GAIN1: -6 },
+        },
+      ];
+      break;
+    case 'clean':
+      name = 'clean tube';
+      stages = [
+        {
+          uri: `${GX}gx_redeye#chump`,
+          params: { Gain: draw(0.15, 0.4), Tone: draw(0.4, 0.7), Volume: 0.5 },
+        },
+      ];
+      break;
+    case 'studio':
+      name = 'studio preamp';
+      stages = [
+        {
+          uri: `${GX}gx_studiopre#studiopre`,
+          params: {
+            volume: draw(0.3, 0.5),
+            bright: random() < 0.5 ? 0 : 1,
+            bass: draw(0.4, 0.6),
+            middle: draw(0.4, 0.6),
+            treble: draw(0.4, 0.6),
+            master: 0.5,
+          },
+        },
+      ];
+      break;
+  }
+  const peaks = Array.from(
+    { length: 4 },
+    () =>
+      `equalizer=f=${String(Math.round(draw(600, 3200)))}:t=q:w=${String(draw(8, 16))}:g=${String(draw(-5, 5))}`,
+  );
+  const rolloff = Math.round(draw(3800, 5500));
+  const cabinet = [
+    'highpass=f=75',
+    `equalizer=f=${String(Math.round(draw(90, 140)))}:t=q:w=2:g=${String(draw(2, 5))}`,
+    `equalizer=f=${String(Math.round(draw(350, 550)))}:t=q:w=1.5:g=${String(draw(-6, -2))}`,
+    `equalizer=f=${String(Math.round(draw(1800, 3000)))}:t=q:w=2:g=${String(draw(2, 5))}`,
+    ...peaks,
+    `lowpass=f=${String(rolloff)}`,
+    `lowpass=f=${String(rolloff)}`,
+  ].join(',');
+  return { name, stages, cabinet };
+}
+
+/** The amplifier of a score, when its program is electric. */
+function ampOf(score: RenderableScore): Amp | null {
+  return score.recipe.program === undefined
+    ? null
+    : ampFor(score.recipe.program, score.recipe.seed);
 }
