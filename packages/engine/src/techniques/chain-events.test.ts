@@ -92,4 +92,23 @@ describe('chainEvents', () => {
     ]);
     expect(events[1]?.trailing_hammer_on).toBe(true);
   });
+
+  it('keeps a held note under a vibrato whole when the onset fires on a swell (issue 39), and a plain repeat apart', () => {
+    // 0.9 s of A3 (fret 2) with a 40-cent vibrato at 6 Hz, the model reporting a second note of
+    // the same pitch at 0.5 s with a clear onset (the level's swell), no strike.
+    const wobble = (from: number, frames: number) =>
+      Array.from(
+        { length: frames },
+        (_, i) => 0.4 * Math.sin((2 * Math.PI * 6 * (from + i)) / FRAME_RATE),
+      );
+    const first = Math.round(0.5 * FRAME_RATE);
+    const rest = Math.round(0.4 * FRAME_RATE);
+    const swell = { ...note(0.5, 0.9, 57, wobble(first, rest)), onset: 0.8 };
+    const held = eventsOnThird([note(0, 0.5, 57, wobble(0, first)), swell]);
+    expect(held).toHaveLength(1);
+    expect(held[0]?.vibrato).not.toBe('');
+    // The same two notes without a vibrato: the second is played again.
+    const repeated = eventsOnThird([note(0, 0.5, 57), { ...note(0.5, 0.9, 57), onset: 0.8 }]);
+    expect(repeated).toHaveLength(2);
+  });
 });

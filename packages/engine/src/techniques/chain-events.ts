@@ -302,6 +302,19 @@ function chainString(
   return chain.string;
 }
 
+/** Whether the track from frame `first` to `last` shows a vibrato (vibrato.ts). */
+function underVibrato(
+  clean: ArrayLike<number>,
+  first: number,
+  last: number,
+  opts: VibratoOptions,
+): boolean {
+  if (last <= first) return false;
+  const curve = Array.from({ length: last - first + 1 }, (_, i) => clean[first + i] ?? 0);
+  const held = curve.map(() => true);
+  return roomForVibrato(held) && classifyVibrato(curve, held, opts) !== '';
+}
+
 /** The notes of the tab for one chain, with their techniques. */
 export function chainEvents(
   chain: Chain,
@@ -340,8 +353,15 @@ export function chainEvents(
     const to = plateaus[k];
     if (from === undefined || to === undefined) continue;
     const glide = glides[k] ?? { seconds: 0, fast: false };
+    // A note of the same pitch right after another, with a clear onset, is played again...
+    // unless the string is under a vibrato across the two: a real string's level swells with
+    // the vibrato's pitch (pickup, body, amp and cabinet), and the model's onset fires on the
+    // swells (issue 39: 16 of 21 vibrato notes of real licks came out re-struck). A new pick
+    // there shows as a strike (chains.ts findStrikes), which would have ended the chain.
     const repeated =
-      to.note === from.note + 1 && (chain.notes[to.note]?.onset ?? 0) >= opts.repeatOnset;
+      to.note === from.note + 1 &&
+      (chain.notes[to.note]?.onset ?? 0) >= opts.repeatOnset &&
+      !underVibrato(clean, from.first, to.last, opts.vibrato);
     const move = classify(from, to, current.fretted, open, glide, repeated, opts);
     if (move === 'same') continue;
     const arrivalNote = chain.notes[to.note] ?? lastNote;
