@@ -111,4 +111,33 @@ describe('chainEvents', () => {
     const repeated = eventsOnThird([note(0, 0.5, 57), { ...note(0.5, 0.9, 57), onset: 0.8 }]);
     expect(repeated).toHaveLength(2);
   });
+
+  it('reads a picked note that comes slowly down a whole step as a pre-bend released (issue 39), a fast fall as a slide', () => {
+    // D4 (fret 7) from 0.2 s gliding down to C4 (fret 5) at 0.6 s, heard in the clip: in 200 ms
+    // the string was let down (a pre-bend's release); in 70 ms the hand slid.
+    const frames = (a: number, b: number) => Math.round((b - a) * FRAME_RATE);
+    const glideDown = (d: number) =>
+      chainEvents(
+        {
+          string: 3,
+          notes: [
+            note(
+              0.2,
+              0.6 + d / 2,
+              62,
+              holdThenGlide(frames(0.2, 0.6), frames(0.6, 0.6 + d / 2), -1),
+            ),
+            note(0.6 + d / 2, 1.2, 60),
+          ],
+          strummed: false,
+        },
+        tone(1.3, glide(62, 60, 0.6, d)),
+        setup,
+      );
+    const slow = glideDown(0.2);
+    expect(slow.map((e) => [e.fret, e.bend_to_fret, e.release_to_fret])).toEqual([[5, 7, 5]]);
+    const fast = glideDown(0.07);
+    expect(fast.map((e) => e.fret)).toEqual([7, 5]);
+    expect(fast[0]?.trailing_slide).toBe(true);
+  });
 });

@@ -240,6 +240,23 @@ function classify(
   return 'slide';
 }
 
+/**
+ * Whether the move from the struck note's plateau `from` to `to` is a pre-bend let down: a glide
+ * (not a step) down by at most `maxBend`, slower than a slide, to a fretted pitch.
+ */
+function preBendRelease(
+  from: Plateau,
+  to: Plateau,
+  open: number,
+  glide: Glide,
+  opts: ChainEventOptions,
+): boolean {
+  const delta = from.pitch - to.pitch;
+  if (delta <= 0 || delta > opts.maxBend || to.pitch <= open) return false;
+  if (glide.fast || glide.seconds < opts.stepMaxSeconds) return false;
+  return delta / glide.seconds < opts.bendMaxSpeed;
+}
+
 function emptyEvent(string: number, fret: number, time: number, end: number): NoteEvent {
   return plainNote({
     time,
@@ -362,6 +379,13 @@ export function chainEvents(
       to.note === from.note + 1 &&
       (chain.notes[to.note]?.onset ?? 0) >= opts.repeatOnset &&
       !underVibrato(clean, from.first, to.last, opts.vibrato);
+    // A pre-bend (issue 39): the picked note began bent, and the string comes down slowly, within
+    // a bend's reach, to a fretted pitch: the note is the lower fret, bent before the pick and
+    // released (on real licks it was written as the bent pitch sliding down).
+    if (k === 1 && current.fretted === from.pitch && preBendRelease(from, to, open, glide, opts)) {
+      current.fretted = to.pitch;
+      continue;
+    }
     const move = classify(from, to, current.fretted, open, glide, repeated, opts);
     if (move === 'same') continue;
     const arrivalNote = chain.notes[to.note] ?? lastNote;

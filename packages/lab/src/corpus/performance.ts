@@ -184,9 +184,11 @@ export function realistic(note: PlayedNote): PlayedNote {
     };
   }
   if (note.bend && note.bend.levelDb === undefined) {
+    const overshoot = { semitones: draw(0, 0.3), settle: draw(0.06, 0.15) };
     note.bend = {
       ...note.bend,
-      overshoot: { semitones: draw(0, 0.3), settle: draw(0.06, 0.15) },
+      // A pre-bend (bent before the pick) has no rise to overshoot.
+      ...(note.bend.at >= 0 ? { overshoot } : {}),
       levelDb: sign() * draw(1, 5),
     };
   }

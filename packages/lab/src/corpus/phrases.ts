@@ -1,6 +1,6 @@
 import { voicing } from './chords.js';
 import type { Performance, PlayedNote } from './performance.js';
-import { between, type Random } from '@riffscribe/engine/stages';
+import { between, seededRandom, type Random } from '@riffscribe/engine/stages';
 
 /**
  * Seeded phrase writing: short musical figures in a key and hand position, each centred on one
@@ -106,6 +106,11 @@ function pickPhrase(c: PhraseContext, t: number): number {
   return t;
 }
 
+/** A number in [0, 1) from a note's time, string and fret: a choice that takes no random draw. */
+function noteSeed(t: number, s: number, f: number): number {
+  return seededRandom((Math.round(t * 1000) * 131 + s * 7_919 + f * 17) >>> 0)();
+}
+
 function bendPhrase(c: PhraseContext, t: number): number {
   const [s, f0] = leadString(c, [1, 2, 3, 3, 4]);
   const f = Math.max(2, f0);
@@ -119,6 +124,16 @@ function bendPhrase(c: PhraseContext, t: number): number {
   const fall = between(c.random, 0.1, 0.2);
   const after = between(c.random, 0.15, 0.4);
   const duration = at + rise + hold + (released ? fall + after : 0);
+  // A pre-bend (issue 39): the string is bent before it is picked, then let down; about a third
+  // of the released bends, chosen from the note's own seed so the phrase's other draws stay.
+  if (released && noteSeed(t, s, f) < 0.35) {
+    const top = between(c.random, 0.15, 0.4);
+    c.perf.pick(s, f, t, top + fall + after, {
+      velocity: velocity(c),
+      bend: { semitones, at: -0.02, rise: 0.01, release: { at: top, fall, to: 0 } },
+    });
+    return t + top + fall + after + between(c.random, 0, 0.1);
+  }
   c.perf.pick(s, f, t, duration, {
     velocity: velocity(c),
     bend: {
