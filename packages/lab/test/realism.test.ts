@@ -79,3 +79,32 @@ describe('realistic vibrato in the corpus', () => {
     expect(values.size).toBeGreaterThan(10);
   });
 });
+
+describe('slurs in the SoundFont corpus', () => {
+  it('keep the ringing note and move the pitch wheel at once, the finger adding a little level', () => {
+    const perf = new Performance([40, 45, 50, 55, 59, 64], 0, seededRandom(5));
+    const picked = perf.pick(3, 5, 0.2, 0.3);
+    const hammered = perf.legato(picked, 7, 0.3);
+    perf.legato(hammered, 5, 0.4);
+    const events = performanceMidi(perf, 27, 2).tracks[0] ?? [];
+    const onString = events.filter((e) => 'channel' in e && e.channel === 2);
+    // One note-on for the three notes: the slurs add no pick's attack.
+    expect(onString.filter((e) => e.type === 'noteOn')).toHaveLength(1);
+    // The wheel jumps to +2 semitones at the hammer-on and back at the pull-off.
+    const wheelAt = (ms: number) =>
+      onString.filter((e) => e.type === 'pitchBend' && e.tick <= ms).at(-1);
+    const range = 12;
+    const semitones = (e: (typeof onString)[number] | undefined) =>
+      e?.type === 'pitchBend' ? (e.value / 8192) * range : Number.NaN;
+    expect(semitones(wheelAt(600))).toBeCloseTo(2, 1);
+    expect(semitones(wheelAt(900))).toBeCloseTo(0, 1);
+    // The pull-off plucks: its expression is above the hammer-on's.
+    const expressionAt = (ms: number) =>
+      onString
+        .filter((e) => e.type === 'controlChange' && e.controller === 11 && e.tick <= ms)
+        .at(-1);
+    const value = (e: (typeof onString)[number] | undefined) =>
+      e?.type === 'controlChange' ? e.value : Number.NaN;
+    expect(value(expressionAt(900))).toBeGreaterThan(value(expressionAt(600)));
+  });
+});

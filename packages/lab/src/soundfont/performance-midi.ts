@@ -22,9 +22,13 @@ import { pitchBendRangeEvents, type MidiEvent, type MidiFileSpec } from './midi-
  *   with its pitch; a SoundFont's does not), around EXPRESSION of full scale;
  * - a slide keeps the sounding MIDI note and glides the pitch wheel to the new fret, so no new
  *   attack is heard (as on a guitar); the wheel then holds the new fret's offset;
- * - a hammer-on or pull-off ends the previous note and starts the new one at LEGATO_VELOCITY of
- *   its velocity: a SoundFont has no legato sample, and a soft new attack is how MIDI guitar parts
- *   (Guitar Pro exports, keyboard players' guitar tracks) play them;
+ * - a hammer-on or pull-off, like a slide, keeps the sounding MIDI note and moves the pitch wheel,
+ *   at once, to the new fret (issue 39: the string goes on ringing at its new pitch with no pick's
+ *   attack, as on a guitar; until then they were new notes at LEGATO_VELOCITY, a soft pick's
+ *   sample attack, which is how MIDI guitar parts play them but not how a guitar sounds), with
+ *   the energy the finger adds as a step of the expression controller: +HAMMER_DB for a hammer-on,
+ *   +PULL_DB for a pull-off (the fretting finger plucks the string). Only a slur with no note
+ *   sounding on its string (or beyond the wheel's range) is a new note at LEGATO_VELOCITY;
  * - a dead note (percussive, the fretting hand only touching the string) is played on its own
  *   channel (DEAD_CHANNEL) with GM program 28, Electric Guitar (muted), DEAD_SECONDS long and at
  *   DEAD_VELOCITY of its velocity: the choice between "program 28" and "very short soft notes on
@@ -40,6 +44,9 @@ const TICKS_PER_SECOND = 1000;
 /** Pitch-wheel update interval, seconds. */
 const BEND_STEP = 0.005;
 const LEGATO_VELOCITY = 0.55;
+/** The level a hammer-on and a pull-off add to the ringing string (dB, expression). */
+const HAMMER_DB = 1;
+const PULL_DB = 3;
 /** The expression controller's resting value: room above it for a swell of about 2 dB. */
 const EXPRESSION = 100;
 export const DEAD_CHANNEL = 6;
@@ -138,13 +145,15 @@ export function performanceMidi(
       }
       const fretted = perf.pitchOf(s, n.fret);
       let base: number;
+      let continued = false;
       if (
-        n.attack === 'slide' &&
+        (n.attack === 'slide' || n.attack === 'hammer' || n.attack === 'pull') &&
         sounding !== null &&
         Math.abs(fretted - sounding.key) < PITCH_BEND_RANGE
       ) {
         base = sounding.key;
         sounding.off = n.end;
+        continued = true;
       } else {
         noteOff(n.start);
         const soft = n.attack === 'hammer' || n.attack === 'pull' || n.attack === 'slide';
@@ -160,10 +169,19 @@ export function performanceMidi(
         sounding = { key: base, off: n.end };
       }
       const moves = n.vibrato !== undefined || n.bend !== undefined;
-      if (moves || lastExpression !== EXPRESSION) setExpression(n.start, levelAt(n, 0));
+      // The finger's energy on a slurred note that goes on ringing from the one before.
+      const slurDb = !continued
+        ? 0
+        : n.attack === 'hammer'
+          ? HAMMER_DB
+          : n.attack === 'pull'
+            ? PULL_DB
+            : 0;
+      if (moves || slurDb !== 0 || lastExpression !== EXPRESSION)
+        setExpression(n.start, slurDb + levelAt(n, 0));
       for (let t = n.start; t < n.end; t += BEND_STEP) {
         setWheel(t, fretted - base + offsetAt(n, t));
-        if (moves) setExpression(t, levelAt(n, t - n.start));
+        if (moves) setExpression(t, slurDb + levelAt(n, t - n.start));
       }
       if (n.next === undefined) noteOff(n.end);
     }
