@@ -389,6 +389,36 @@ export class Performance {
       .sort((a, b) => a.time - b.time || b.string - a.string);
   }
 
+  /**
+   * Sympathetic ringing: an open string no finger touches rings softly when another string
+   * plays a note that shares its partials (its pitch, or one, two octaves or a twelfth above),
+   * from that note's start until the open string is next played (realism, issue 39; the answer
+   * key has no note for it). `pitch` and `t60` are the open string's control curves.
+   */
+  private sympathy(
+    string: number,
+    own: readonly PlayedNote[],
+    pitch: Float32Array,
+    t60: Float32Array,
+    excitations: Excitation[],
+  ): void {
+    const open = this.pitchOf(string, 0);
+    const resonates = (p: number) => [0, 12, 19, 24].includes(p - open);
+    for (const n of this.notes) {
+      if (n.string === string || n.attack === 'mute' || !resonates(this.pitchOf(n.string, n.fret)))
+        continue;
+      // Only while this string is free: no note of its own sounding or about to start.
+      if (own.some((m) => m.start < n.end + 0.3 && m.end > n.start - 0.05)) continue;
+      excitations.push({ time: n.start + 0.01, kind: 'sympathy', velocity: 0.05 * n.velocity });
+      const from = Math.floor(((n.start + 0.01) * SAMPLE_RATE) / CONTROL_SAMPLES);
+      const to = Math.min(t60.length, Math.ceil(((n.end + 0.3) * SAMPLE_RATE) / CONTROL_SAMPLES));
+      for (let k = Math.max(0, from); k < to; k++) {
+        pitch[k] = open;
+        t60[k] = 1.2;
+      }
+    }
+  }
+
   /** Control curves and excitations for the six strings (index 0 = string 1). */
   scores(lengthSamples: number, timbre: Timbre): StringScore[] {
     const steps = Math.ceil(lengthSamples / CONTROL_SAMPLES) + 2;
@@ -428,9 +458,34 @@ export class Performance {
         current = p;
       }
       for (const n of notes) {
-        if (n.attack === 'slide') continue;
-        excitations.push({ time: n.start, kind: n.attack, velocity: n.velocity });
+        if (n.attack !== 'slide')
+          excitations.push({ time: n.start, kind: n.attack, velocity: n.velocity });
+        // Fret noise: the finger sliding along the string through a slide's glide.
+        if (n.next && n.glide !== undefined)
+          excitations.push({
+            time: n.end - n.glide,
+            kind: 'scrape',
+            velocity: n.velocity * (s >= 4 ? 1 : 0.5),
+            seconds: n.glide,
+          });
       }
+      // Finger noise: the hand shifting position along a wound string between two picked notes
+      // squeaks (from the note's own seed: about half of the shifts of three frets or more).
+      for (let k = 1; k < notes.length; k++) {
+        const a = notes[k - 1];
+        const b = notes[k];
+        if (!a || b?.attack !== 'pick' || s < 4 || Math.abs(b.fret - a.fret) < 3) continue;
+        const r = seededRandom((Math.round(b.start * 1000) * 13 + s * 101 + b.fret) >>> 0);
+        if (r() < 0.5) continue;
+        const seconds = 0.03 + 0.04 * r();
+        excitations.push({
+          time: Math.max(a.start, b.start - seconds - 0.01),
+          kind: 'scrape',
+          velocity: 0.4 + 0.4 * r(),
+          seconds,
+        });
+      }
+      this.sympathy(s, notes, pitch, t60, excitations);
       out.push({ pitch, t60, level, excitations });
     }
     return out;

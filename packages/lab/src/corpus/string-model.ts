@@ -41,7 +41,12 @@ export interface Timbre {
   pickNoise: number;
 }
 
-export type ExcitationKind = 'pick' | 'hammer' | 'pull' | 'mute';
+/**
+ * `scrape`: a finger sliding along a wound or plain string (a slide's fret noise, the squeak of a
+ * shift), noise straight to the output over `seconds`; `sympathy`: an open string set ringing by
+ * a note that shares its partials, a soft excitation with no pick noise.
+ */
+export type ExcitationKind = 'pick' | 'hammer' | 'pull' | 'mute' | 'scrape' | 'sympathy';
 
 /** Something that puts energy into the string at a time (seconds from the clip start). */
 export interface Excitation {
@@ -49,6 +54,8 @@ export interface Excitation {
   kind: ExcitationKind;
   /** 0..1. */
   velocity: number;
+  /** How long it lasts (a scrape), seconds. */
+  seconds?: number;
 }
 
 /** What one string does over the clip, at the control rate. */
@@ -177,6 +184,14 @@ export function renderString(
         span = w;
         break;
       }
+      case 'scrape':
+        // Brighter on a plain string, a rasp on a wound one (smooth: the lowpass of the noise).
+        addNoise(out, at, e.seconds ?? 0.05, 0.5 * timbre.pickNoise * e.velocity, 0.35, random);
+        span = 0;
+        break;
+      case 'sympathy':
+        addPick(input, at, period, e.velocity, 0.5, timbre.brightness * 0.5, random);
+        break;
       case 'mute': {
         stops.push(at);
         const n = Math.round(0.012 * SAMPLE_RATE);
