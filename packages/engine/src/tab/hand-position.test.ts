@@ -113,4 +113,13 @@ describe('the position rule after the technique stage', () => {
       expect(next?.leading_pull_off).toBe(true);
     }
   });
+
+  it('never moves a bent note to an open string, and moves its bend with it', () => {
+    // Playing at the nut; a B3 written at fret 9 of the D string, bent a whole step.
+    const around = [note(0, 2, 1), note(0.3, 3, 2), note(1.2, 2, 3), note(1.5, 3, 0)];
+    const bent = note(0.7, 4, 9, { bend_to_fret: 11 });
+    const out = keepEventsInPosition([...around, bent], [], STANDARD);
+    // The open B string plays B3 but cannot bend it: the G string's fret 4 does.
+    expect(out.find((n) => n.time === 0.7)).toMatchObject({ string: 3, fret: 4, bend_to_fret: 6 });
+  });
 });

@@ -73,6 +73,8 @@ export interface PositionRuleOptions<T extends Placed> {
   chordSeconds?: number;
   /** Frets a note may lie from the hand position (default POSITION_REACH). */
   reach?: number;
+  /** Whether the note may be played at (string, fret) at all (a bent note needs a finger). */
+  canPlace?: (note: T, string: number, fret: number) => boolean;
   /** How much the note is wanted on a string (higher first), e.g. the model's probability. */
   preference?: (note: T, string: number) => number | undefined;
 }
@@ -209,7 +211,12 @@ export function keepHandInPosition<T extends Placed>(
         const fret = note
           ? positionsOf(options.pitchOf(note), setup).find(([s]) => s === string)?.[1]
           : undefined;
-        if (fret === undefined || !inPosition(fret, position, reach) || !free(i, string, members)) {
+        if (
+          fret === undefined ||
+          !inPosition(fret, position, reach) ||
+          !free(i, string, members) ||
+          (note && options.canPlace && !options.canPlace(note, string, fret))
+        ) {
           total = Number.POSITIVE_INFINITY;
           break;
         }

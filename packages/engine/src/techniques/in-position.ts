@@ -107,6 +107,11 @@ export function keepEventsInPosition(
     carried: techniqueRuns(pitched, true),
     chordSeconds: STRUM_SECONDS,
     preference: (e, s) => sources.get(e)?.stringProbabilities?.[s - 1],
+    // A bent or shaken note needs a finger on the string (never an open string), and its bend
+    // must stay on the neck.
+    canPlace: (e, _s, f) =>
+      ((e.bend_to_fret === null && e.vibrato === '') || f > 0) &&
+      (e.bend_to_fret === null || e.bend_to_fret - e.fret + f <= setup.frets),
     moveTo: (e, s, f) => {
       const shift = f - e.fret;
       const next: NoteEvent = {
