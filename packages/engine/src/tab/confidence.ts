@@ -38,6 +38,42 @@ export function noteConfidence(note: Pick<TabNote, 'onset' | 'fingeringProbabili
 /** Tab notes this close to an event's start (seconds) are the note it came from. */
 const SAME_START = 1.5 / FRAME_RATE;
 
+/** How far back a note sounding at an event's start may have begun (seconds). */
+const LONGEST_NOTE = 10;
+
+/** The tab notes by string and by pitch, each in time order, for sourceTabNote. */
+export interface TabIndex {
+  byString: Map<number, TabNote[]>;
+  byPitch: Map<number, TabNote[]>;
+}
+
+export function indexTab(tab: readonly TabNote[]): TabIndex {
+  const byString = new Map<number, TabNote[]>();
+  const byPitch = new Map<number, TabNote[]>();
+  const add = (map: Map<number, TabNote[]>, key: number, n: TabNote) => {
+    const list = map.get(key);
+    if (list) list.push(n);
+    else map.set(key, [n]);
+  };
+  for (const n of [...tab].sort((a, b) => a.time - b.time)) {
+    add(byString, n.string, n);
+    add(byPitch, n.pitch, n);
+  }
+  return { byString, byPitch };
+}
+
+/** Index of the first note of `list` (time order) starting at or after `time`. */
+function firstFrom(list: readonly TabNote[], time: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list[mid]?.time ?? 0) < time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The tab note an event of the lesson came from: one starting at the event's start (within 1.5
  * frames), else one sounding there; on the event's string first, then of its pitch (a stage after
@@ -45,32 +81,34 @@ const SAME_START = 1.5 / FRAME_RATE;
  */
 export function sourceTabNote(
   event: NoteEvent,
-  tab: readonly TabNote[],
+  index: TabIndex,
   setup: { readonly tuning: readonly number[]; readonly capo: number },
 ): TabNote | undefined {
   const pitch = openPitch(setup, event.string) + event.fret;
+  const lists = [index.byString.get(event.string) ?? [], index.byPitch.get(pitch) ?? []];
   const rank = (n: TabNote) =>
     (n.string === event.string ? 0 : n.pitch === pitch ? 1 : 2) * 10 +
     Math.abs(n.time - event.time);
-  const best = (list: TabNote[]) =>
-    list.reduce<TabNote | undefined>(
-      (a, n) => (a === undefined || rank(n) < rank(a) ? n : a),
-      undefined,
-    );
-  const starting = tab.filter(
-    (n) =>
-      Math.abs(n.time - event.time) <= SAME_START &&
-      (n.string === event.string || n.pitch === pitch),
-  );
-  if (starting.length > 0) return best(starting);
-  return best(
-    tab.filter(
-      (n) =>
-        n.time <= event.time &&
-        event.time < n.endTime &&
-        (n.string === event.string || n.pitch === pitch),
-    ),
-  );
+  let best: TabNote | undefined;
+  const consider = (n: TabNote) => {
+    if (best === undefined || rank(n) < rank(best)) best = n;
+  };
+  for (const list of lists) {
+    for (let k = firstFrom(list, event.time - SAME_START); k < list.length; k += 1) {
+      const n = list[k];
+      if (!n || n.time > event.time + SAME_START) break;
+      consider(n);
+    }
+  }
+  if (best) return best;
+  for (const list of lists) {
+    for (let k = firstFrom(list, event.time + 1e-9) - 1; k >= 0; k -= 1) {
+      const n = list[k];
+      if (!n || n.time < event.time - LONGEST_NOTE) break;
+      if (event.time < n.endTime) consider(n);
+    }
+  }
+  return best;
 }
 
 /**
@@ -85,9 +123,10 @@ export function withConfidence(
   tab: readonly TabNote[],
   setup: { readonly tuning: readonly number[]; readonly capo: number },
 ): NoteEvent[] {
+  const index = indexTab(tab);
   return events.map((e) => {
     if (e.mute) return e;
-    const source = sourceTabNote(e, tab, setup);
+    const source = sourceTabNote(e, index, setup);
     if (!source) return { ...e, confidence: 0 };
     const fingering =
       source.string === e.string

@@ -1,5 +1,5 @@
 import type { NoteEvent } from '@riffscribe/core';
-import { sourceTabNote } from '../tab/confidence.js';
+import { indexTab, sourceTabNote } from '../tab/confidence.js';
 import { openPitch } from '../tab/fingering.js';
 import { keepHandInPosition } from '../tab/hand-position.js';
 import type { GuitarSetup, TabNote } from '../types.js';
@@ -99,7 +99,8 @@ export function keepEventsInPosition(
   const pitched = events.filter((e) => !e.mute);
   const dead = events.filter((e) => e.mute);
   const pitchOf = (e: NoteEvent) => openPitch(setup, e.string) + e.fret;
-  const sources = new Map(pitched.map((e) => [e, sourceTabNote(e, tab, setup)]));
+  const index = indexTab(tab);
+  const sources = new Map(pitched.map((e) => [e, sourceTabNote(e, index, setup)]));
   const moved = keepHandInPosition(pitched, setup, {
     pitchOf,
     runs: techniqueRuns(pitched, false),
