@@ -55,7 +55,9 @@ import {
  *
  * `--corpus` takes string-model, soundfont-tuned, soundfont-held, soundfont (both parts), real,
  * rhythm-tuned, rhythm-held, rhythm (both parts) (default: all); `--only real|corpus` is the older spelling of `--corpus real|string-model`.
- * `--item` keeps only the named clips (repeatable). The SoundFont corpus needs Debian's
+ * `--item` keeps only the named clips (repeatable). `--scale N` plays each SoundFont recipe N
+ * times with other seeds (names `-x2`...), for parts large enough that a technique's figures do
+ * not turn on one note (the held part stays held). The SoundFont corpus needs Debian's
  * fluidsynth and fluid-soundfont-gm and installs them with apt-get when missing; its WAVs are
  * cached in packages/lab/eval-cache/soundfont and .../rhythm (gitignored), so reruns do not
  * render again.
@@ -176,10 +178,21 @@ async function renderedClips<S extends RenderableScore>(
   return out;
 }
 
-const soundfontClips = (part: SoundfontPart, keep: (name: string) => boolean) =>
+/**
+ * A part's recipes, each played `scale` times with other seeds (`-x2`, `-x3`... after the name):
+ * more of the same kinds of phrases, so that a part's technique counts are not a handful.
+ */
+const scaledRecipes = (part: SoundfontPart, scale: number) =>
+  Array.from({ length: Math.max(1, scale) }, (_, k) =>
+    soundfontRecipes(part).map((r) =>
+      k === 0 ? r : { ...r, name: `${r.name}-x${String(k + 1)}`, seed: r.seed + 7919 * k },
+    ),
+  ).flat();
+
+const soundfontClips = (part: SoundfontPart, keep: (name: string) => boolean, scale = 1) =>
   renderedClips(
     `SoundFont ${part}`,
-    soundfontRecipes(part)
+    scaledRecipes(part, scale)
       .filter((r) => keep(r.name))
       .map(soundfontScore),
     soundfontCache,
@@ -206,6 +219,7 @@ async function clipsOf(
   corpus: CorpusName,
   datasetsRoot: string,
   keep: (name: string) => boolean,
+  scale = 1,
 ): Promise<ClipTruth[]> {
   switch (corpus) {
     case 'string-model':
@@ -214,9 +228,9 @@ async function clipsOf(
         return corpusClip(item, item.audio);
       });
     case 'soundfont-tuned':
-      return soundfontClips('tuned', keep);
+      return soundfontClips('tuned', keep, scale);
     case 'soundfont-held':
-      return soundfontClips('held', keep);
+      return soundfontClips('held', keep, scale);
     case 'real':
       return (await datasetClips(datasetsRoot)).filter((c) => keep(c.name));
     case 'rhythm-tuned':
@@ -303,8 +317,10 @@ async function main() {
       only: { type: 'string' },
       corpus: { type: 'string' },
       item: { type: 'string', multiple: true },
+      scale: { type: 'string', default: '1' },
     },
   });
+  const scale = Math.max(1, Math.round(Number(values.scale) || 1));
   const corpora = selectedCorpora(values.corpus, values.only);
   const items = values.item ?? [];
   const keep = (name: string) => items.length === 0 || items.includes(name);
@@ -321,7 +337,7 @@ async function main() {
   for (const corpus of corpora) {
     const t0 = performance.now();
     progress(`${LABELS[corpus]}${corpus === 'real' ? ` from ${datasetsRoot}` : ''}:`);
-    const clips = await clipsOf(corpus, datasetsRoot, keep);
+    const clips = await clipsOf(corpus, datasetsRoot, keep, scale);
     if (clips.length === 0) {
       notices.push(
         corpus === 'real'
