@@ -18,7 +18,8 @@ export async function refingerSelection(
   notes: readonly NoteEvent[],
   selection: readonly number[],
   constraint: RefingerConstraint,
-  config: Pick<UploadConfig, 'tuning' | 'capo' | 'visible_frets' | 'guitar_type'>,
+  config: Pick<UploadConfig, 'tuning' | 'capo' | 'visible_frets' | 'guitar_type'> &
+    Partial<Pick<UploadConfig, 'hand_position'>>,
 ): Promise<RefingerResponse> {
   const guitar = guitarSetup(config);
   const plan = planRefinger(notes, selection, constraint, guitar);
@@ -28,6 +29,9 @@ export async function refingerSelection(
     guitarClassOfType(config.guitar_type),
     plan.pinned,
     plan.allowed,
+    undefined,
+    // The lesson's hand position (Guitar Setup) leans a re-fingering as it leaned the tab.
+    config.hand_position ?? 'auto',
   );
   return {
     changed: applyRefinger(notes, plan, fingered, guitar, constraint),

@@ -168,4 +168,24 @@ describe('refingerSelection', () => {
       /must be one of the selected notes/,
     );
   });
+
+  it('leans as the lesson’s hand position does (Guitar Setup, issue 39)', async () => {
+    const notes = arpeggio();
+    const selection = notes.map((_, i) => i);
+    const meanFret = async (hand_position: 'open' | 'up_neck') => {
+      const res = await refingerSelection(
+        notes,
+        selection,
+        { strings: [1, 2, 3, 4] },
+        {
+          ...config,
+          hand_position,
+        },
+      );
+      const after = applied(notes, res.changed);
+      for (const [i, n] of after.entries()) expect(pitchOf(n)).toBe(pitchOf(notes[i]!));
+      return after.reduce((sum, n) => sum + n.fret, 0) / after.length;
+    };
+    expect(await meanFret('up_neck')).toBeGreaterThan(await meanFret('open'));
+  });
 });
