@@ -53,6 +53,8 @@ export {
 } from './techniques/attacks.js';
 export { median } from './techniques/curves.js';
 export { yinPitch } from './techniques/junction.js';
+export { strikeInputs } from './techniques/detect.js';
+export { STRIKE_FEATURES } from './techniques/chains.js';
 export { detectChords, detectKey } from './harmony/index.js';
 export { namePitchClass, SHARP_NAMES } from './harmony/spelling.js';
 export { detectBeats } from './rhythm/beats.js';

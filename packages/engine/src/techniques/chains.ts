@@ -185,6 +185,63 @@ function couldPullOff(notes: readonly TabNote[], i: number, opts: ChainOptions):
   return false;
 }
 
+/** Names of the columns of strikeFeatures, in order (the learned strike model's inputs). */
+export const STRIKE_FEATURES = [
+  'attack_ratio',
+  'energy_rise_db',
+  'onset',
+  'amplitude',
+  'has_previous',
+  'interval',
+  'gap',
+  'previous_seconds',
+  'seconds',
+  'glides_in',
+  'could_pull_off',
+  'strummed',
+  'contour_start',
+] as const;
+
+/**
+ * What the strike decision can read about each note (sorted by time), one row per note in
+ * STRIKE_FEATURES order, scaled to about -1..1: its attack against the clip's typical one, the
+ * rise of the partials' power, the model's onset and note activations, the note before it on its
+ * string (interval, gap, length), its own length, whether the clip glides into it or a higher
+ * note stops where it starts, whether it is part of a strum, and how far its contour starts from
+ * its pitch. Pure.
+ */
+export function strikeFeatures(
+  notes: readonly TabNote[],
+  attacks: AttackAnalysis | null,
+  strummed: readonly boolean[],
+  opts: ChainOptions = CHAIN_OPTIONS,
+): number[][] {
+  const reference = attacks ? typicalAttack(notes, attacks, opts) : 1;
+  const lastOn = new Map<number, TabNote>();
+  const clip = (v: number, a: number, b: number) => Math.min(b, Math.max(a, v));
+  return notes.map((n, i) => {
+    const previous = lastOn.get(n.string);
+    lastOn.set(n.string, n);
+    const ratio = attacks ? attackAt(attacks, n.time) / reference : n.onset;
+    const rise = attacks ? energyRiseAt(attacks, n.time) : 0;
+    return [
+      clip(ratio, 0, 4) / 2,
+      clip(rise, -20, 40) / 20,
+      n.onset,
+      n.amplitude,
+      previous ? 1 : 0,
+      previous ? clip(n.pitch - previous.pitch, -12, 12) / 12 : 0,
+      previous ? clip(n.time - previous.endTime, -0.5, 1) : 1,
+      previous ? clip(previous.endTime - previous.time, 0, 2) / 2 : 0,
+      clip(n.endTime - n.time, 0, 2) / 2,
+      n.glidesIn === true ? 1 : 0,
+      couldPullOff(notes, i, opts) ? 1 : 0,
+      strummed[i] === true ? 1 : 0,
+      clip(n.bend[0] ?? 0, -2, 2) / 2,
+    ];
+  });
+}
+
 /**
  * Whether each note (sorted by time) was struck. With audio, from the attack at its start; without
  * (empty audio), from the model's onset activation. A note the clip glides into (`glidesIn`: its

@@ -1,8 +1,8 @@
 import type { NoteEvent } from '@riffscribe/core';
 import type { ClipAudio, GuitarSetup, TabNote } from '../types.js';
-import { analyseAttacks } from './attacks.js';
+import { analyseAttacks, type AttackAnalysis } from './attacks.js';
 import { chainEvents } from './chain-events.js';
-import { buildChains, findStrikes, findStrums } from './chains.js';
+import { buildChains, findStrikes, findStrums, strikeFeatures } from './chains.js';
 import { contourOffset } from './curves.js';
 import { deadenShortNotes, findMutes } from './mutes.js';
 import { alignParallelMoves } from './parallel.js';
@@ -38,13 +38,7 @@ export function detectTechniques(
   audio: ClipAudio,
   setup: GuitarSetup,
 ): NoteEvent[] {
-  const offset = contourOffset(notes);
-  const sorted = notes
-    .map((n) => (offset === 0 ? n : { ...n, bend: n.bend.map((v) => v - offset) }))
-    .sort((a, b) => a.time - b.time || a.pitch - b.pitch);
-  const attacks = audio.length > 0 ? analyseAttacks(audio) : null;
-  const strummed = findStrums(sorted);
-  const struck = findStrikes(sorted, attacks, strummed);
+  const { sorted, attacks, strummed, struck } = strikeInputs(notes, audio);
   const chains = buildChains(sorted, struck, strummed, setup);
   const events = deadenShortNotes(
     alignParallelMoves(chains.flatMap((chain) => chainEvents(chain, audio, setup))),
@@ -53,4 +47,40 @@ export function detectTechniques(
   );
   const mutes = attacks ? findMutes(events, attacks, setup) : [];
   return [...events, ...mutes].sort((a, b) => a.time - b.time || b.string - a.string);
+}
+
+/** The notes as detectTechniques orders them, with what the strike decision reads. */
+export interface StrikeInputs {
+  sorted: TabNote[];
+  attacks: AttackAnalysis | null;
+  strummed: boolean[];
+  /** strikeFeatures of `sorted` (when asked for), for a learned strike model's training data. */
+  features: number[][];
+  /** The rule's answer (chains.ts findStrikes). */
+  struck: boolean[];
+}
+
+/**
+ * The notes as detectTechniques orders them (time, then pitch), the clip's attacks, the strums,
+ * the rule's strikes and (with `withFeatures`) what a learned strike model would read
+ * (packages/lab/src/strike-data.ts, training/strikes).
+ */
+export function strikeInputs(
+  notes: readonly TabNote[],
+  audio: ClipAudio,
+  withFeatures = false,
+): StrikeInputs {
+  const offset = contourOffset(notes);
+  const sorted = notes
+    .map((n) => (offset === 0 ? n : { ...n, bend: n.bend.map((v) => v - offset) }))
+    .sort((a, b) => a.time - b.time || a.pitch - b.pitch);
+  const attacks = audio.length > 0 ? analyseAttacks(audio) : null;
+  const strummed = findStrums(sorted);
+  return {
+    sorted,
+    attacks,
+    strummed,
+    features: withFeatures ? strikeFeatures(sorted, attacks, strummed) : [],
+    struck: findStrikes(sorted, attacks, strummed),
+  };
 }

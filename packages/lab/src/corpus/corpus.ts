@@ -411,8 +411,17 @@ export function buildCorpus(): CorpusItem[] {
 export const CORPUS_ITEM_NAMES: readonly string[] = RECIPES.map((r) => r.name);
 
 /** Renders one item by name (for listening or debugging one clip). */
-export function buildCorpusItem(name: string): CorpusItem {
+export function buildCorpusItem(name: string, seedOffset = 0): CorpusItem {
   const recipe = RECIPES.find((r) => r.name === name);
   if (recipe === undefined) throw new Error(`no corpus item named ${name}`);
-  return build(recipe);
+  // Another seed plays the same recipe with other notes (training material apart from the eval).
+  return build(
+    seedOffset === 0
+      ? recipe
+      : {
+          ...recipe,
+          name: `${recipe.name}-t${String(seedOffset)}`,
+          seed: recipe.seed + 7919 * seedOffset,
+        },
+  );
 }

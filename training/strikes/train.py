@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The learned strike model (issue 39 item 2, first decision): was a note picked, or does it go on
+from the note before on its string (a hammer-on, a pull-off, a slide's arrival, a vibrato's swell
+the note model read as a new note)?
+
+    node packages/lab/dist/strike-data.js --seeds 6      # the training data (about 5 minutes)
+    /usr/bin/python3 training/strikes/train.py [--export]
+
+Reads packages/lab/eval-cache/strike-data/strike.json (features: techniques/chains.ts
+strikeFeatures; labels from the corpora's answers), trains a small network on one CPU thread,
+and reports, on clips it did not train on (5 folds by clip), the accuracy and the precision of
+"not picked" (the decision behind every slur and slide mark) for the network, for the engine's
+rule, and for the two together (a note is picked when either says so), in results.json beside
+this script. --export also writes packages/engine/models/strikes/strikes.onnx (input `features`
+[n, F], output `picked` [n]) trained on every clip; the engine does not use it (README.md).
+"""
+import argparse
+import json
+import os
+import random
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
+DATA = os.path.join(REPO, 'packages', 'lab', 'eval-cache', 'strike-data', 'strike.json')
+MODEL_DIR = os.path.join(REPO, 'packages', 'engine', 'models', 'strikes')
+
+
+class Net(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.body = torch.nn.Sequential(
+            torch.nn.Linear(n, 32), torch.nn.ReLU(), torch.nn.Linear(32, 16), torch.nn.ReLU(),
+            torch.nn.Linear(16, 1))
+
+    def forward(self, x):
+        return self.body(x).squeeze(-1)
+
+
+def train(x, y, steps, seed):
+    torch.manual_seed(seed)
+    net = Net(x.shape[1])
+    opt = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    # Both classes weigh alike: picks are the many.
+    pos = max(1.0, float(yt.sum()))
+    weight = torch.tensor((len(yt) - pos) / pos)
+    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=weight)
+    g = torch.Generator().manual_seed(seed)
+    for _ in range(steps):
+        idx = torch.randint(0, len(xt), (256,), generator=g)
+        opt.zero_grad()
+        loss = loss_fn(net(xt[idx]), yt[idx])
+        loss.backward()
+        opt.step()
+    return net.eval()
+
+
+def scores(picked_true, picked_pred):
+    t, p = np.asarray(picked_true, bool), np.asarray(picked_pred, bool)
+    acc = float((t == p).mean())
+    # "Not picked" is what a slur or slide mark rests on: its precision and recall.
+    tp = int((~t & ~p).sum())
+    fp = int((t & ~p).sum())
+    fn = int((~t & p).sum())
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    rec = tp / (tp + fn) if tp + fn else 0.0
+    return {'accuracy': round(acc, 4), 'not picked P': round(prec, 4), 'not picked R': round(rec, 4),
+            'n': int(len(t)), 'not picked': int((~t).sum())}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--steps', type=int, default=3000)
+    ap.add_argument('--seed', type=int, default=0)
+    ap.add_argument('--export', action='store_true')
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    started = time.time()
+    with open(DATA) as f:
+        data = json.load(f)
+    # Both synthesizers, at seeds the eval never plays (packages/lab/src/strike-data.ts).
+    rows = data['rows']
+    names = data['features']
+    x = np.array([r['x'] for r in rows], dtype=np.float32)
+    y = np.array([r['y'] for r in rows], dtype=np.float32)
+    rule = np.array([r['rule'] for r in rows], dtype=np.float32)
+    clips = sorted({r['clip'] for r in rows})
+    random.Random(args.seed).shuffle(clips)
+    fold = {c: k % 5 for k, c in enumerate(clips)}
+    folds = np.array([fold[r['clip']] for r in rows])
+    prob = np.zeros(len(rows), dtype=np.float32)
+    for k in range(5):
+        net = train(x[folds != k], y[folds != k], args.steps, args.seed + k)
+        with torch.no_grad():
+            prob[folds == k] = torch.sigmoid(net(torch.from_numpy(x[folds == k]))).numpy()
+    pred = prob >= 0.5
+    # Precision first: the network may only add strikes to the rule's (a note the rule takes as
+    # picked stays picked), so a slur or slide mark needs both to agree.
+    either = {str(t): scores(y == 1, (rule == 1) | (prob >= t)) for t in (0.3, 0.5, 0.7, 0.8, 0.9)}
+    whole = train(x, y, args.steps, args.seed)
+    by_source = {}
+    for source in ('string-model', 'soundfont'):
+        m = np.array([r['source'] == source for r in rows])
+        by_source[source] = {
+            'rule': scores(y[m] == 1, rule[m] == 1),
+            'network': scores(y[m] == 1, pred[m]),
+            'rule or network at 0.5': scores(y[m] == 1, (rule[m] == 1) | (prob[m] >= 0.5)),
+            'rule or network at 0.3': scores(y[m] == 1, (rule[m] == 1) | (prob[m] >= 0.3))}
+    result = {'features': names, 'steps': args.steps, 'seed': args.seed, 'clips': len(clips),
+              'all': {'network': scores(y == 1, pred), 'rule': scores(y == 1, rule == 1),
+                      'rule or network at threshold': either},
+              'by source': by_source}
+    print(json.dumps(result, indent=1))
+    result['seconds'] = round(time.time() - started, 1)
+    with open(os.path.join(HERE, 'results.json'), 'w') as f:
+        json.dump(result, f, indent=1)
+    if args.export:
+        net = whole
+
+        class Probability(torch.nn.Module):
+            def __init__(self, net):
+                super().__init__()
+                self.net = net
+
+            def forward(self, features):
+                return torch.sigmoid(self.net(features))
+
+        os.makedirs(MODEL_DIR, exist_ok=True)
+        path = os.path.join(MODEL_DIR, 'strikes.onnx')
+        torch.onnx.export(Probability(net).eval(), torch.zeros(4, x.shape[1]), path,
+                          input_names=['features'], output_names=['picked'],
+                          dynamic_axes={'features': {0: 'n'}, 'picked': {0: 'n'}}, opset_version=13)
+        import onnx
+        onnx.checker.check_model(onnx.load(path))
+        print(f'wrote {path} (not shipped: see README.md)')
+
+
+if __name__ == '__main__':
+    main()
