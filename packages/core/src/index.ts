@@ -306,6 +306,7 @@ export { escapeXml, spellPitch, toMusicXml } from './music/musicxml.js';
 export { keySignatureOf, type KeySignature } from './music/key-signature.js';
 export {
   chordNamesBySlot,
+  median,
   soundingPitch,
   writtenNotes,
   writtenTempi,

@@ -197,7 +197,7 @@ function glideRuns(
  * of the hand's reach moves to the string in reach it thinks likeliest, and takes that string's
  * probability.
  */
-export function keepTabInPosition(
+function keepTabInPosition(
   tab: readonly TabNote[],
   setup: GuitarSetup,
   runs: readonly (readonly number[])[] = [],

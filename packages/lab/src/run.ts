@@ -16,6 +16,7 @@ import {
   type ClipTruth,
   type TechniqueScorer,
 } from './evaluate.js';
+import { reseeded } from './seeds.js';
 import { soundfontRecipes, soundfontScore, type SoundfontPart } from './soundfont/recipes.js';
 import { ensureFluidSynth, renderSoundfontItem, type RenderableScore } from './soundfont/render.js';
 import { rhythmScore, type RhythmPart } from './rhythm/pieces.js';
@@ -184,9 +185,7 @@ async function renderedClips<S extends RenderableScore>(
  */
 const scaledRecipes = (part: SoundfontPart, scale: number) =>
   Array.from({ length: Math.max(1, scale) }, (_, k) =>
-    soundfontRecipes(part).map((r) =>
-      k === 0 ? r : { ...r, name: `${r.name}-x${String(k + 1)}`, seed: r.seed + 7919 * k },
-    ),
+    soundfontRecipes(part).map((r) => reseeded(r, k, `x${String(k + 1)}`)),
   ).flat();
 
 const soundfontClips = (part: SoundfontPart, keep: (name: string) => boolean, scale = 1) =>

@@ -5,7 +5,9 @@ import type { NoteEvent } from '@riffscribe/core';
 import { guitarSetup } from '@riffscribe/engine';
 import { lessonNotes, openPitch, strikeInputs, STRIKE_FEATURES } from '@riffscribe/engine/stages';
 import { buildCorpusItem, CORPUS_ITEM_NAMES } from './corpus/corpus.js';
+import { SOUNDFONT_CACHE } from './dev-clips.js';
 import { cachedModelOutput } from './model-cache.js';
+import { reseeded } from './seeds.js';
 import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
 import { soundfontRecipes, soundfontScore } from './soundfont/recipes.js';
 
@@ -28,7 +30,6 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'packages/lab/eval-cache/strike-data' },
   },
 });
-const SEED_STEP = 7919;
 const out = path.resolve(values.out);
 mkdirSync(out, { recursive: true });
 
@@ -76,17 +77,9 @@ for (let k = 4; k < 4 + seeds; k += 1) {
 const setup = await ensureFluidSynth((line) => process.stderr.write(`${line}\n`));
 for (let k = 4; k < 4 + seeds; k += 1) {
   for (const recipe of soundfontRecipes('tuned')) {
-    const r = {
-      ...recipe,
-      name: `${recipe.name}-t${String(k)}`,
-      seed: recipe.seed + SEED_STEP * k,
-    };
+    const r = reseeded(recipe, k, `t${String(k)}`);
     const score = soundfontScore(r);
-    const { audio } = await renderSoundfontItem(
-      score,
-      setup,
-      path.resolve('packages/lab/eval-cache/soundfont'),
-    );
+    const { audio } = await renderSoundfontItem(score, setup, SOUNDFONT_CACHE);
     rows.push(...(await rowsOf(r.name, 'soundfont', audio, score.truth.config, score.truth.notes)));
   }
   process.stderr.write(`seed set ${String(k)}: ${String(rows.length)} notes so far\n`);

@@ -14,9 +14,9 @@ import {
 } from '@riffscribe/core';
 import { z } from 'zod';
 import type { AppContext, AuthUser } from '../context.js';
-import { badRequest, conflict, payloadTooLarge, serviceUnavailable } from '../errors.js';
+import { badRequest, conflict } from '../errors.js';
 import { ExportCache } from './export-cache.js';
-import { exportPool, WorkFailed, WorkRefused } from './worker-pool.js';
+import { exportPool } from './worker-pool.js';
 import type { FileVersion, JobFile } from '../repositories/job-files.repository.js';
 import type { JobRecord } from '../repositories/jobs.repository.js';
 import { EXPORT_FORMAT_TABLE } from './export-formats.js';
@@ -69,34 +69,26 @@ export class ExportService {
       editedBeats,
       engineBeats,
     ]);
-    let out: Uint8Array;
-    try {
-      out = await this.cache.get(key, async () => {
-        // Files read here, parsed and written off the request thread by the export pool.
-        const [notes, chords, results] = await Promise.all([
-          this.bytesOf(notesFile),
-          this.bytesOf(chordsFile),
-          this.readJson(job.id, 'results').then((json) => resultsSchema.parse(json)),
-        ]);
-        const stored = await this.storedGrid(job.id, edited);
-        const task = {
-          kind: 'export' as const,
-          format,
-          notes,
-          chords,
-          grid: stored?.grid ?? null,
-          gridSeconds: knownDuration(job, results),
-          meta: exportMeta(job, results),
-        };
-        return (await exportPool.run(task)).bytes;
-      });
-    } catch (error) {
-      if (error instanceof WorkFailed) throw serviceUnavailable(error.message);
-      if (error instanceof WorkRefused) {
-        throw error.status === 413 ? payloadTooLarge(error.message) : badRequest(error.message);
-      }
-      throw error;
-    }
+    const out = await this.cache.get(key, async () => {
+      // Files read here (the rows found above), parsed and written off the request thread.
+      const [notes, chords, results, corrected, engine] = await Promise.all([
+        this.bytesOf(notesFile),
+        this.bytesOf(chordsFile),
+        this.jsonOf(resultsFile).then((json) => resultsSchema.parse(json)),
+        this.gridIn(editedBeats),
+        this.gridIn(engineBeats),
+      ]);
+      const task = {
+        kind: 'export' as const,
+        format,
+        notes,
+        chords,
+        grid: corrected ?? engine,
+        gridSeconds: knownDuration(job, results),
+        meta: exportMeta(job, results),
+      };
+      return (await exportPool.answer(task)).bytes;
+    });
     return {
       body: Buffer.from(out.buffer, out.byteOffset, out.byteLength),
       contentType: spec.contentType,
@@ -157,6 +149,12 @@ export class ExportService {
     return stored ? { grid: stored, source: 'engine' } : null;
   }
 
+  /** The beat grid in a stored beats file, or null when none is there or it does not validate. */
+  private async gridIn(file: JobFile | null): Promise<BeatGrid | null> {
+    const parsed = beatGridSchema.safeParse(await this.jsonOf(file));
+    return parsed.success ? parsed.data : null;
+  }
+
   /** A stored file's bytes, or null when there is none. */
   private async bytesOf(file: JobFile | null): Promise<Uint8Array | null> {
     return file ? new Uint8Array(await this.ctx.store.getBuffer(file.key)) : null;
@@ -164,8 +162,7 @@ export class ExportService {
 
   /** The job's stored beat grid, or null when there is none or it does not validate. */
   private async beatGrid(jobId: string, version: FileVersion): Promise<BeatGrid | null> {
-    const parsed = beatGridSchema.safeParse(await this.readJson(jobId, 'beats', version));
-    return parsed.success ? parsed.data : null;
+    return this.gridIn(await this.jobs.files.find(jobId, 'beats', version));
   }
 
   /** An output file of the job as JSON, or null when absent or unreadable. */
@@ -174,7 +171,11 @@ export class ExportService {
     name: string,
     version: FileVersion = 'original',
   ): Promise<unknown> {
-    const file = await this.jobs.files.find(jobId, name, version);
+    return this.jsonOf(await this.jobs.files.find(jobId, name, version));
+  }
+
+  /** A stored file as JSON, or null when there is none or it does not parse. */
+  private async jsonOf(file: JobFile | null): Promise<unknown> {
     if (!file) return null;
     try {
       return JSON.parse((await this.ctx.store.getBuffer(file.key)).toString('utf8')) as unknown;

@@ -26,7 +26,6 @@ import {
   forbidden,
   notFound,
   paymentRequired,
-  serviceUnavailable,
   unauthorized,
   unprocessable,
 } from '../errors.js';
@@ -42,7 +41,7 @@ import { JobsRepository, type JobRecord } from '../repositories/jobs.repository.
 import { UsersRepository } from '../repositories/users.repository.js';
 import { jobObjectKey, jobObjectPrefix } from '../storage/keys.js';
 import { JobAccessPolicy } from './job-access.js';
-import { editsPool, WorkFailed, WorkRefused } from './worker-pool.js';
+import { editsPool } from './worker-pool.js';
 
 export type EventsKind = 'notes' | 'chords';
 type EventsOf<K extends EventsKind> = K extends 'notes' ? NoteEvent[] : ChordEvent[];
@@ -330,14 +329,12 @@ export class JobsService {
   ): Promise<{ saved: number }> {
     const job = await this.access.owned(jobId, user);
     if (job.status !== 'completed') throw conflict('This lesson is not ready yet.');
-    let checked: { bytes: Uint8Array; count: number };
-    try {
-      checked = await editsPool.run({ kind: 'edits', events: kind, body, duration: job.duration });
-    } catch (error) {
-      if (error instanceof WorkRefused) throw badRequest(error.message);
-      if (error instanceof WorkFailed) throw serviceUnavailable(error.message);
-      throw error;
-    }
+    const checked = await editsPool.answer({
+      kind: 'edits',
+      events: kind,
+      body,
+      duration: job.duration,
+    });
     await this.saveEditedBytes(job.id, kind, Buffer.from(checked.bytes));
     return { saved: checked.count };
   }

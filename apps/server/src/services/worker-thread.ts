@@ -15,7 +15,13 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import { CONTROL_CHARACTERS, hasControlCharacters } from '../routes/control-characters.js';
 import { validationSentenceOf, type ValidationIssue } from '../validation-sentence.js';
 import { EXPORT_FORMAT_TABLE } from './export-formats.js';
-import type { EditsTask, ExportTask, WorkAnswer, WorkTask } from './worker-pool.js';
+import {
+  WorkRefused,
+  type EditsTask,
+  type ExportTask,
+  type WorkAnswer,
+  type WorkTask,
+} from './work-tasks.js';
 
 /**
  * The worker pools' thread (worker-pool.ts): CPU work a request needs, off the API's event loop.
@@ -26,15 +32,6 @@ import type { EditsTask, ExportTask, WorkAnswer, WorkTask } from './worker-pool.
  */
 const port = parentPort;
 if (!port) throw new Error('worker-thread.js runs as a worker thread of a worker pool.');
-
-class Refused extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 413 = 400,
-  ) {
-    super(message);
-  }
-}
 
 /** A stored events file's array (none when there is no file or it holds no array). */
 function eventsIn<T>(json: Uint8Array | null): T[] {
@@ -60,7 +57,7 @@ const bodyValidators = {
 
 async function exportFile(task: ExportTask): Promise<Uint8Array> {
   const notes = eventsIn<NoteEvent>(task.notes);
-  if (notes.length > MAX_NOTES_PER_LESSON) throw new Refused(TOO_MANY_NOTES, 413);
+  if (notes.length > MAX_NOTES_PER_LESSON) throw new WorkRefused(TOO_MANY_NOTES, 413);
   const chords = eventsIn<ChordEvent>(task.chords);
   const grid =
     task.grid ??
@@ -79,12 +76,12 @@ function edits(task: EditsTask): { bytes: Uint8Array; count: number } {
   try {
     body = JSON.parse(new TextDecoder().decode(task.body));
   } catch {
-    throw new Refused('The request body is not valid JSON.');
+    throw new WorkRefused('The request body is not valid JSON.');
   }
-  if (hasControlCharacters(body)) throw new Refused(CONTROL_CHARACTERS);
+  if (hasControlCharacters(body)) throw new WorkRefused(CONTROL_CHARACTERS);
   const checked = bodyValidators[task.events](body) as
     { value: { events: (NoteEvent | ChordEvent)[] } } | { error: ValidationIssue[] };
-  if ('error' in checked) throw new Refused(validationSentenceOf(checked.error));
+  if ('error' in checked) throw new WorkRefused(validationSentenceOf(checked.error));
   const events = checked.value.events;
   // Every event against spec section 5; the first one refused says which and why.
   for (const [k, event] of events.entries()) {
@@ -94,7 +91,7 @@ function edits(task: EditsTask): { bytes: Uint8Array; count: number } {
         : chordProblems(event, task.duration);
     if (problems.length > 0) {
       const what = event.event_type === 'note' ? 'Note' : 'Chord';
-      throw new Refused(
+      throw new WorkRefused(
         `${what} ${String(k + 1)} (at ${event.time.toFixed(2)} s) cannot be saved: ${problems.join('; ')}.`,
       );
     }
@@ -116,7 +113,7 @@ port.on('message', (task: WorkTask & { id: number }) => {
       answer = {
         id: task.id,
         ok: false,
-        refused: error instanceof Refused ? error.status : null,
+        refused: error instanceof WorkRefused ? error.status : null,
         message: error instanceof Error ? error.message : String(error),
       };
     }

@@ -1,11 +1,7 @@
 import { plainNote } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
-import {
-  WorkerPool,
-  WorkFailed,
-  WorkRefused,
-  type ExportTask,
-} from '../../src/services/worker-pool.js';
+import { WorkerPool } from '../../src/services/worker-pool.js';
+import { WorkFailed, WorkRefused, type ExportTask } from '../../src/services/work-tasks.js';
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { JobQueue, type JobQueueOptions } from '../../src/queue/job-queue.js';
 import { createObjectStore } from '../../src/storage/create-store.js';
-import { createServices, type Services } from '../../src/services/index.js';
+import type { Services } from '../../src/services/index.js';
 import { freePort } from './net.js';
 import { openTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -100,15 +100,17 @@ export async function startTestServer(
     queue,
   };
   // The app's own services, so a test sees what the routes did (the export cache's counts).
-  let services: Services = createServices(ctx);
+  const built: { services?: Services } = {};
   const app = await buildApp(ctx, {
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
     plugins: [
       (_app, appServices) => {
-        services = appServices;
+        built.services = appServices;
       },
     ],
   });
+  const services = built.services;
+  if (!services) throw new Error('buildApp did not hand its services to the plugins');
   await app.listen({ host: '127.0.0.1', port });
   const key = accessTokenKey(config.secret);
   const sessionsTable = new SessionsRepository(testDb.database.db);

@@ -38,7 +38,8 @@ export function writtenTempo(tempo: number): number {
  */
 export const TEMPO_MARK_TOLERANCE = 0.1;
 
-function median(values: readonly number[]): number {
+/** The middle of `values` (the mean of the two middle ones for an even count); 0 for none. */
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const at = (i: number) => sorted[i] ?? 0;

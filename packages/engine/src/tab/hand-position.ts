@@ -1,4 +1,5 @@
 import type { GuitarSetup } from '../types.js';
+import { median } from '@riffscribe/core';
 import { positionsOf } from './fingering.js';
 
 /**
@@ -71,26 +72,18 @@ export interface PositionRuleOptions<T extends Placed> {
    * a strum heard in a recording spreads over up to 80 ms).
    */
   chordSeconds?: number;
-  /** Frets a note may lie from the hand position (default POSITION_REACH). */
-  reach?: number;
   /** Whether the note may be played at (string, fret) at all (a bent note needs a finger). */
   canPlace?: (note: T, string: number, fret: number) => boolean;
   /** How much the note is wanted on a string (higher first), e.g. the model's probability. */
   preference?: (note: T, string: number) => number | undefined;
 }
 
-/** Median of a non-empty list. */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? 0)
-    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
+/** Frets from the hand position to `fret` (an open string is no distance: always in reach). */
+const distance = (fret: number, position: number) => (fret === 0 ? 0 : Math.abs(fret - position));
 
-/** Whether fret `f` is within the hand's reach at `position` (an open string always is). */
-export const inPosition = (fret: number, position: number, reach = POSITION_REACH) =>
-  fret === 0 || Math.abs(fret - position) <= reach;
+/** Whether fret `f` is within the hand's reach at `position`. */
+export const inPosition = (fret: number, position: number) =>
+  distance(fret, position) <= POSITION_REACH;
 
 /**
  * The hand position around the notes `members` (indices into `notes`; `order` is every index in
@@ -156,7 +149,6 @@ export function keepHandInPosition<T extends Placed>(
   const rank = new Map(order.map((i, k) => [i, k]));
   const done = new Set<number>();
   const chordSeconds = options.chordSeconds ?? CHORD_SECONDS;
-  const reach = options.reach ?? POSITION_REACH;
   for (const run of options.carried ?? []) for (const i of run) done.add(i);
   // A note on another string, not of the note's run, starts within chordSeconds of it.
   const inChord = (i: number) => {
@@ -189,31 +181,30 @@ export function keepHandInPosition<T extends Placed>(
   const cost = (i: number, string: number, fret: number, position: number) => {
     const note = notes[i];
     const wanted = note ? options.preference?.(note, string) : undefined;
-    const distance =
-      fret === 0 ? (position <= NUT_POSITION ? 0 : POSITION_REACH - 1) : Math.abs(fret - position);
-    return wanted === undefined ? distance : -wanted * 100 + distance / 100;
+    // An open string is the first choice at the nut; up the neck, the last one in reach.
+    const away =
+      fret === 0 ? (position <= NUT_POSITION ? 0 : POSITION_REACH - 1) : distance(fret, position);
+    return wanted === undefined ? away : -wanted * 100 + away / 100;
   };
   // The best in-position place for each of `members` on one string, or null; it must bring the
   // farthest of them at least MIN_GAIN frets nearer.
   const placeOnOneString = (members: readonly number[], position: number) => {
-    const farthest = Math.max(
-      ...members.map((i) => {
-        const note = notes[i];
-        return note ? Math.abs(note.fret - position) * (note.fret === 0 ? 0 : 1) : 0;
-      }),
-    );
+    const farthest = Math.max(...members.map((i) => distance(notes[i]?.fret ?? 0, position)));
+    // Where each member's pitch can be played: [string, fret] pairs.
+    const places = members.map((i) => {
+      const note = notes[i];
+      return note ? positionsOf(options.pitchOf(note), setup) : [];
+    });
     let best: { string: number; frets: number[]; cost: number } | null = null;
     for (let string = 1; string <= 6; string += 1) {
       const frets: number[] = [];
       let total = 0;
-      for (const i of members) {
+      for (const [k, i] of members.entries()) {
         const note = notes[i];
-        const fret = note
-          ? positionsOf(options.pitchOf(note), setup).find(([s]) => s === string)?.[1]
-          : undefined;
+        const fret = places[k]?.find(([s]) => s === string)?.[1];
         if (
           fret === undefined ||
-          !inPosition(fret, position, reach) ||
+          !inPosition(fret, position) ||
           !free(i, string, members) ||
           (note && options.canPlace && !options.canPlace(note, string, fret))
         ) {
@@ -223,7 +214,7 @@ export function keepHandInPosition<T extends Placed>(
         frets.push(fret);
         total += cost(i, string, fret, position);
       }
-      const reached = Math.max(...frets.map((f) => (f === 0 ? 0 : Math.abs(f - position))));
+      const reached = Math.max(...frets.map((f) => distance(f, position)));
       if (farthest - reached < MIN_GAIN) continue;
       if (total < (best?.cost ?? Number.POSITIVE_INFINITY)) best = { string, frets, cost: total };
     }
@@ -238,7 +229,7 @@ export function keepHandInPosition<T extends Placed>(
     if (position === null) continue;
     const far = members.filter((m) => {
       const note = notes[m];
-      return note !== undefined && !inPosition(note.fret, position, reach);
+      return note !== undefined && !inPosition(note.fret, position);
     });
     if (far.length === 0) continue;
     const whole = placeOnOneString(members, position);

@@ -32,6 +32,32 @@ function holdThenGlide(hold: number, ramp: number, by: number): number[] {
 const eventsOnThird = (notes: TabNote[]) =>
   chainEvents({ string: 3, notes, strummed: false }, new Float32Array(0), setup);
 
+/**
+ * The lesson's notes for a note of `from` (MIDI) at 0.2 s gliding to `to` over `d` seconds from
+ * 0.6 s, then `to` until 1.2 s, on the third string, the glide heard in the clip (tones.ts): the
+ * notes stage's contour holds, then moves halfway during the glide.
+ */
+function glideHeard(from: number, to: number, d: number) {
+  const frames = (a: number, b: number) => Math.round((b - a) * FRAME_RATE);
+  return chainEvents(
+    {
+      string: 3,
+      notes: [
+        note(
+          0.2,
+          0.6 + d / 2,
+          from,
+          holdThenGlide(frames(0.2, 0.6), frames(0.6, 0.6 + d / 2), (to - from) / 2),
+        ),
+        note(0.6 + d / 2, 1.2, to),
+      ],
+      strummed: false,
+    },
+    tone(1.3, glide(from, to, 0.6, d)),
+    setup,
+  );
+}
+
 describe('chainEvents', () => {
   it('moves a chain off the string whose open note it glides away from', () => {
     // A3, a pull-off to G3, then a slow glide up to C4. The tab has G3 as the open third string,
@@ -57,25 +83,7 @@ describe('chainEvents', () => {
     // C4 (fret 5) gliding to D4 (fret 7) at 0.6 s, heard in the clip: in 70 ms the hand moved
     // (about 40 semitones a second through the middle of the way); in 200 ms the string was
     // pushed (about 14).
-    const frames = (a: number, b: number) => Math.round((b - a) * FRAME_RATE);
-    const glideUp = (d: number) =>
-      chainEvents(
-        {
-          string: 3,
-          notes: [
-            note(
-              0.2,
-              0.6 + d / 2,
-              60,
-              holdThenGlide(frames(0.2, 0.6), frames(0.6, 0.6 + d / 2), 1),
-            ),
-            note(0.6 + d / 2, 1.2, 62),
-          ],
-          strummed: false,
-        },
-        tone(1.3, glide(60, 62, 0.6, d)),
-        setup,
-      );
+    const glideUp = (d: number) => glideHeard(60, 62, d);
     const fast = glideUp(0.07);
     expect(fast.map((e) => e.fret)).toEqual([5, 7]);
     expect(fast[0]?.trailing_slide).toBe(true);
@@ -115,25 +123,7 @@ describe('chainEvents', () => {
   it('reads a picked note that comes slowly down a whole step as a pre-bend released (issue 39), a fast fall as a slide', () => {
     // D4 (fret 7) from 0.2 s gliding down to C4 (fret 5) at 0.6 s, heard in the clip: in 200 ms
     // the string was let down (a pre-bend's release); in 70 ms the hand slid.
-    const frames = (a: number, b: number) => Math.round((b - a) * FRAME_RATE);
-    const glideDown = (d: number) =>
-      chainEvents(
-        {
-          string: 3,
-          notes: [
-            note(
-              0.2,
-              0.6 + d / 2,
-              62,
-              holdThenGlide(frames(0.2, 0.6), frames(0.6, 0.6 + d / 2), -1),
-            ),
-            note(0.6 + d / 2, 1.2, 60),
-          ],
-          strummed: false,
-        },
-        tone(1.3, glide(62, 60, 0.6, d)),
-        setup,
-      );
+    const glideDown = (d: number) => glideHeard(62, 60, d);
     const slow = glideDown(0.2);
     expect(slow.map((e) => [e.fret, e.bend_to_fret, e.release_to_fret])).toEqual([[5, 7, 5]]);
     const fast = glideDown(0.07);

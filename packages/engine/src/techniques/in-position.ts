@@ -1,17 +1,17 @@
-import type { NoteEvent } from '@riffscribe/core';
+import { setTechnique, techniqueOn, type NoteEvent } from '@riffscribe/core';
 import { indexTab, sourceTabNote } from '../tab/confidence.js';
 import { openPitch } from '../tab/fingering.js';
 import { keepHandInPosition } from '../tab/hand-position.js';
 import type { GuitarSetup, TabNote } from '../types.js';
 
-type Link = 'slide' | 'hammer_on' | 'pull_off';
-
 /** Notes of a strum heard in a recording start up to this far apart (tab/groups.ts). */
 const STRUM_SECONDS = 0.09;
-const LINKS: readonly Link[] = ['slide', 'hammer_on', 'pull_off'];
 
-const leading = (e: NoteEvent, link: Link) => e[`leading_${link}`];
-const trailing = (e: NoteEvent, link: Link) => e[`trailing_${link}`];
+/** Whether `from` and `to` are joined by one slur or slide (trailing on one, leading on the next). */
+function joined(from: NoteEvent, to: NoteEvent): boolean {
+  const link = techniqueOn(from, 'trailing');
+  return link !== null && link === techniqueOn(to, 'leading');
+}
 
 /** For each event, the index of the next pitched event on its string (time order), or -1. */
 function nextOnString(events: readonly NoteEvent[]): number[] {
@@ -30,31 +30,27 @@ function nextOnString(events: readonly NoteEvent[]): number[] {
   return next;
 }
 
-/**
- * Runs of events joined by a slur or a slide on one string (indices, time order); `slides` keeps
- * only the runs with a slide in them (true) or only those without (false).
- */
-export function techniqueRuns(events: readonly NoteEvent[], slides?: boolean): number[][] {
+/** Runs of events joined by a slur or a slide on one string (indices, time order). */
+export function techniqueRuns(events: readonly NoteEvent[]): number[][] {
   const next = nextOnString(events);
-  const joined = new Set<number>();
+  const taken = new Set<number>();
   const runs: number[][] = [];
   events.forEach((e, i) => {
-    if (joined.has(i) || e.mute) return;
+    if (taken.has(i) || e.mute) return;
     const run = [i];
     let at = i;
     for (;;) {
       const j = next[at] ?? -1;
       const from = events[at];
       const to = events[j];
-      if (!from || !to || !LINKS.some((l) => trailing(from, l) && leading(to, l))) break;
+      if (!from || !to || !joined(from, to)) break;
       run.push(j);
-      joined.add(j);
+      taken.add(j);
       at = j;
     }
     if (run.length > 1) runs.push(run);
   });
-  if (slides === undefined) return runs;
-  return runs.filter((run) => run.some((i) => events[i]?.trailing_slide === true) === slides);
+  return runs;
 }
 
 /**
@@ -73,12 +69,10 @@ export function consistentLinks(events: readonly NoteEvent[]): NoteEvent[] {
     const after = events[next[i] ?? -1];
     const before = events[previous[i] ?? -1];
     let out = e;
-    for (const link of LINKS) {
-      if (trailing(e, link) && !(after && leading(after, link)))
-        out = { ...out, [`trailing_${link}`]: false };
-      if (leading(e, link) && !(before && trailing(before, link)))
-        out = { ...out, [`leading_${link}`]: false };
-    }
+    if (techniqueOn(e, 'trailing') && !(after && joined(e, after)))
+      out = setTechnique(out, 'trailing', null);
+    if (techniqueOn(e, 'leading') && !(before && joined(before, e)))
+      out = setTechnique(out, 'leading', null);
     return out;
   });
 }
@@ -101,11 +95,13 @@ export function keepEventsInPosition(
   const pitchOf = (e: NoteEvent) => openPitch(setup, e.string) + e.fret;
   const index = indexTab(tab);
   const sources = new Map(pitched.map((e) => [e, sourceTabNote(e, index, setup)]));
+  const runs = techniqueRuns(pitched);
+  const slid = (run: readonly number[]) => run.some((i) => pitched[i]?.trailing_slide === true);
   const moved = keepHandInPosition(pitched, setup, {
     pitchOf,
-    runs: techniqueRuns(pitched, false),
+    runs: runs.filter((run) => !slid(run)),
     // A slide carries the hand along the string: where it arrives is the hand's new place.
-    carried: techniqueRuns(pitched, true),
+    carried: runs.filter(slid),
     chordSeconds: STRUM_SECONDS,
     preference: (e, s) => sources.get(e)?.stringProbabilities?.[s - 1],
     // A bent or shaken note needs a finger on the string (never an open string), and its bend

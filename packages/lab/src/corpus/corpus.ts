@@ -11,6 +11,7 @@ import { parseChord } from './chords.js';
 import { Performance } from './performance.js';
 import { PHRASES, type PhraseContext, type PhraseKind, type PhraseWriter } from './phrases.js';
 import { seededRandom } from '@riffscribe/engine/stages';
+import { reseeded } from '../seeds.js';
 import { renderPerformance, TIMBRES } from './render.js';
 
 /**
@@ -415,13 +416,5 @@ export function buildCorpusItem(name: string, seedOffset = 0): CorpusItem {
   const recipe = RECIPES.find((r) => r.name === name);
   if (recipe === undefined) throw new Error(`no corpus item named ${name}`);
   // Another seed plays the same recipe with other notes (training material apart from the eval).
-  return build(
-    seedOffset === 0
-      ? recipe
-      : {
-          ...recipe,
-          name: `${recipe.name}-t${String(seedOffset)}`,
-          seed: recipe.seed + 7919 * seedOffset,
-        },
-  );
+  return build(reseeded(recipe, seedOffset, `t${String(seedOffset)}`));
 }
