@@ -36,6 +36,46 @@ export interface NoteEvent {
    * added, edited or confirmed: a person has checked it.
    */
   confidence?: number;
+  /**
+   * Techniques the engine heard but is not sure of (issue 39, precision first): kept off the tab
+   * and offered in the review queue as "bend?" until a person adds or dismisses them (review.ts).
+   * Absent on a note a person has checked.
+   */
+  suggestions?: TechniqueSuggestion[];
+}
+
+/** The techniques the engine may suggest rather than write (see NoteEvent.suggestions). */
+export const SUGGESTED_TECHNIQUES = [
+  'bend',
+  'release',
+  'vibrato',
+  'slide',
+  'hammer_on',
+  'pull_off',
+] as const;
+export type SuggestedTechnique = (typeof SUGGESTED_TECHNIQUES)[number];
+
+/** The note's technique fields a suggestion sets when a person adds it. */
+export type SuggestionFields = Partial<
+  Pick<
+    NoteEvent,
+    | 'vibrato'
+    | 'bend_to_fret'
+    | 'release_to_fret'
+    | 'leading_slide'
+    | 'trailing_slide'
+    | 'leading_hammer_on'
+    | 'trailing_hammer_on'
+    | 'leading_pull_off'
+    | 'trailing_pull_off'
+  >
+>;
+
+/** A doubtful technique: what it is, how sure the engine is (0..1), and the fields it sets. */
+export interface TechniqueSuggestion {
+  technique: SuggestedTechnique;
+  confidence: number;
+  fields: SuggestionFields;
 }
 
 /**
@@ -89,6 +129,33 @@ export function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
 }
 
+/** A suggestion as stored and sent back by the editor (see TechniqueSuggestion). */
+export const techniqueSuggestionSchema = z
+  .object({
+    technique: z.enum(SUGGESTED_TECHNIQUES),
+    confidence: z.number().min(0).max(1),
+    fields: z
+      .object({
+        vibrato: z.enum(['small', 'big', '']).optional(),
+        bend_to_fret: nullableFret.optional(),
+        release_to_fret: nullableFret.optional(),
+        leading_slide: z.boolean().optional(),
+        trailing_slide: z.boolean().optional(),
+        leading_hammer_on: z.boolean().optional(),
+        trailing_hammer_on: z.boolean().optional(),
+        leading_pull_off: z.boolean().optional(),
+        trailing_pull_off: z.boolean().optional(),
+      })
+      .strict(),
+  })
+  .transform((s): TechniqueSuggestion => {
+    const fields: SuggestionFields = {};
+    for (const [key, value] of Object.entries(s.fields)) {
+      if (value !== undefined) Object.assign(fields, { [key]: value });
+    }
+    return { technique: s.technique, confidence: s.confidence, fields };
+  });
+
 /**
  * Validates one note as the editor sends it and normalises it: flags to booleans, pitch points
  * clamped, bend frets clamped. Rejects what cannot be repaired (a string outside 1..6, a fret that
@@ -121,6 +188,7 @@ export const noteEventInputSchema = z
     leading_pull_off: flag.optional(),
     trailing_pull_off: flag.optional(),
     confidence: z.number().min(0).max(1).optional(),
+    suggestions: z.array(techniqueSuggestionSchema).max(SUGGESTED_TECHNIQUES.length).optional(),
   })
   .refine((n) => n.end_time - n.time >= MIN_NOTE_SECONDS - 1e-9, {
     message: `A note must end at least ${MIN_NOTE_SECONDS} s after it starts.`,
@@ -148,6 +216,9 @@ export const noteEventInputSchema = z
     trailing_pull_off: n.trailing_pull_off ?? false,
     // Kept so that a saved tab still knows which of the AI's notes nobody has checked yet.
     ...(n.confidence === undefined ? {} : { confidence: n.confidence }),
+    ...(n.suggestions === undefined || n.suggestions.length === 0
+      ? {}
+      : { suggestions: n.suggestions }),
   }));
 
 /** More than one of slide, hammer-on and pull-off on one side of a note (spec section 4). */

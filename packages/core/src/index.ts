@@ -108,6 +108,7 @@ export {
   MAX_EVENTS_PER_SAVE,
   MAX_NOTES_PER_LESSON,
   TOO_MANY_NOTES,
+  SUGGESTED_TECHNIQUES,
   TECHNIQUE_FLAGS,
   chordEventInputSchema,
   clamp,
@@ -116,8 +117,15 @@ export {
   exclusiveTechniques,
   noteEventInputSchema,
   plainNote,
+  techniqueSuggestionSchema,
 } from './events.js';
-export type { ChordEvent, NoteEvent } from './events.js';
+export type {
+  ChordEvent,
+  NoteEvent,
+  SuggestedTechnique,
+  SuggestionFields,
+  TechniqueSuggestion,
+} from './events.js';
 export { createStreamParser, jobStatusStreamPath } from './job-stream.js';
 export type { StreamEvent } from './job-stream.js';
 export {
@@ -250,10 +258,14 @@ export {
 export type { History, HistoryStep } from './history.js';
 export {
   DOUBTFUL_CONFIDENCE,
+  SUGGESTION_NAMES,
+  addSuggestion,
   confirmNote,
+  dismissSuggestion,
   isDoubtful,
   moveToPosition,
   playablePositions,
+  suggestionLabel,
 } from './review.js';
 export type { Position } from './review.js';
 export {

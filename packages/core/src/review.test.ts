@@ -3,8 +3,11 @@ import { DEFAULT_TUNING } from './guitar.js';
 import { noteEventInputSchema, plainNote } from './events.js';
 import {
   DOUBTFUL_CONFIDENCE,
+  addSuggestion,
   confirmNote,
+  dismissSuggestion,
   isDoubtful,
+  suggestionLabel,
   moveToPosition,
   playablePositions,
 } from './review.js';
@@ -104,3 +107,64 @@ describe('saved notes and their confidence', () => {
     expect(noteEventInputSchema.safeParse({ ...base, confidence: 'high' }).success).toBe(false);
   });
 });
+
+describe('suggested techniques (precision first)', () => {
+  const bend = { technique: 'bend' as const, confidence: 0.3, fields: { bend_to_fret: 9 } };
+  const hammer = {
+    technique: 'hammer_on' as const,
+    confidence: 0.42,
+    fields: { leading_hammer_on: true },
+  };
+  const first = note({ time: 1, end_time: 1.2, string: 3, fret: 5, confidence: 0.9 });
+  const second = note({
+    time: 1.2,
+    end_time: 1.6,
+    string: 3,
+    fret: 7,
+    confidence: 0.9,
+    suggestions: [hammer, bend],
+  });
+
+  it('make a note doubtful until a person answers them', () => {
+    expect(isDoubtful(second)).toBe(true);
+    expect(isDoubtful(first)).toBe(false);
+    expect(suggestionLabel('hammer_on')).toBe('hammer-on?');
+    const checked = confirmNote(second);
+    expect('suggestions' in checked || 'confidence' in checked).toBe(false);
+    expect(isDoubtful(checked)).toBe(false);
+    expect(checked.leading_hammer_on).toBe(false);
+  });
+
+  it('adding a slur writes it on both notes it joins and keeps the other suggestions', () => {
+    const changed = addSuggestion([first, second], 1);
+    const byIndex = new Map(changed.map((c) => [c.index, c.note]));
+    expect(byIndex.get(1)).toMatchObject({ leading_hammer_on: true, suggestions: [bend] });
+    expect(byIndex.get(0)).toMatchObject({ trailing_hammer_on: true, string: 3, fret: 5 });
+    expect(addSuggestion([first, second], 0)).toEqual([]);
+  });
+
+  it('a slur into a note with no note before it on its string marks only that note', () => {
+    const alone = { ...second, string: 2 };
+    expect(addSuggestion([first, alone], 1).map((c) => c.index)).toEqual([1]);
+  });
+
+  it('dismissing the first leaves the rest, and the last leaves none', () => {
+    const once = dismissSuggestion(second);
+    expect(once.suggestions).toEqual([bend]);
+    expect('suggestions' in dismissSuggestion(once)).toBe(false);
+    expect(dismissSuggestion(first)).toBe(first);
+  });
+
+  it('are saved and read back, and a malformed one is refused', () => {
+    const base = { time: 1, end_time: 1.2, string: 2, fret: 5 };
+    expect(noteEventInputSchema.parse({ ...base, suggestions: [bend] }).suggestions).toEqual([
+      bend,
+    ]);
+    expect('suggestions' in noteEventInputSchema.parse({ ...base, suggestions: [] })).toBe(false);
+    const bad = [{ ...bend, technique: 'tap' }];
+    expect(noteEventInputSchema.safeParse({ ...base, suggestions: bad }).success).toBe(false);
+    const sneaky = [{ ...bend, fields: { fret: 3 } }];
+    expect(noteEventInputSchema.safeParse({ ...base, suggestions: sneaky }).success).toBe(false);
+  });
+});
+

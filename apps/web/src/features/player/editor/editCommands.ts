@@ -1,4 +1,5 @@
 import {
+  addSuggestion,
   confirmNote,
   type ChordEvent,
   type NoteEvent,
@@ -67,6 +68,28 @@ export function applyRefingered(
   const byIndex = new Map(changed.map((c) => [c.index, c.note]));
   const notes = doc.notes.map((n, i) => byIndex.get(i) ?? n);
   const keep = new Set(selected.map((i) => notes[i]).filter((n) => n !== undefined));
+  const sorted = sortEvents(notes);
+  return { doc: { ...doc, notes: sorted }, notes: indicesOf(sorted, keep), chord: null };
+}
+
+/**
+ * Writes the first technique the AI only suggested for the note at `index` onto the tab (the
+ * review queue's "Add bend"): the note, and the note a slide or slur joins it to (core
+ * addSuggestion). The note loses the AI's confidence (a person looked at it) but keeps its other
+ * suggestions, which still wait for an answer. Same document when it has none.
+ */
+export function applySuggestion(doc: LessonDoc, index: number): Edited {
+  const changed = addSuggestion(doc.notes, index);
+  if (changed.length === 0) return { doc, notes: [index], chord: null };
+  const byIndex = new Map(changed.map((c) => [c.index, c.note]));
+  const reviewed = byIndex.get(index);
+  if (reviewed) {
+    const checked = { ...reviewed };
+    delete checked.confidence;
+    byIndex.set(index, checked);
+  }
+  const notes = doc.notes.map((n, i) => byIndex.get(i) ?? n);
+  const keep = new Set([notes[index]].filter((n) => n !== undefined));
   const sorted = sortEvents(notes);
   return { doc: { ...doc, notes: sorted }, notes: indicesOf(sorted, keep), chord: null };
 }

@@ -24,6 +24,7 @@ export type EditKey =
   | { type: 'renameChord' }
   | { type: 'review'; direction: 1 | -1 }
   | { type: 'accept' }
+  | { type: 'addSuggestion' }
   | { type: 'refinger' }
   | { type: 'barLine' };
 
@@ -62,7 +63,8 @@ export const EDIT_KEYS: readonly KeyHelp[] = [
   { keys: 'C', does: 'Add a chord at the playhead' },
   { keys: 'R / Enter', does: 'Rename the selected chord' },
   { keys: 'D', does: 'Next doubtful note: select it, loop 2 s around it (Shift: previous)' },
-  { keys: 'A', does: 'Accept the selected notes as right (they leave the review)' },
+  { keys: 'A', does: 'Accept the selected notes as written (they leave the review)' },
+  { keys: 'Y', does: 'Add the technique the AI suggests for the selected note ("bend?")' },
   { keys: 'F', does: "Re-finger the selection: a hand position, strings, or one note's string" },
   { keys: 'Click a ring on the fretboard', does: 'Move the selected note there, same pitch' },
   { keys: 'M', does: 'A bar starts at the playhead (tap it on the one while playing)' },
@@ -145,6 +147,9 @@ export function editKey(e: KeyInput): EditKey | null {
     case 'a':
     case 'A':
       return { type: 'accept' };
+    case 'y':
+    case 'Y':
+      return { type: 'addSuggestion' };
     case 'f':
     case 'F':
       return { type: 'refinger' };

@@ -8,6 +8,7 @@ import {
   tapBarLine,
   barAt,
   type BeatGrid,
+  SUGGESTION_NAMES,
   confirmNote,
   moveToPosition,
   clearBend,
@@ -45,6 +46,7 @@ import {
   addChord,
   addNotes,
   applyRefingered,
+  applySuggestion,
   patchChord,
   patchNotes,
   removeChord,
@@ -297,6 +299,14 @@ export function useEditor(input: {
       case 'accept':
         editSelected('Accept notes', confirmNote);
         return;
+      case 'addSuggestion': {
+        const i = valid.notes.length === 1 ? valid.notes[0] : undefined;
+        const technique = i === undefined ? undefined : d.notes[i]?.suggestions?.[0]?.technique;
+        if (i !== undefined && technique) {
+          commit(`Add ${SUGGESTION_NAMES[technique]}`, applySuggestion(d, i));
+        }
+        return;
+      }
       case 'refinger':
         if (valid.notes.length > 0) setRefingering(true);
         return;
@@ -463,6 +473,12 @@ export function useEditor(input: {
       if (valid.notes.length === 1) {
         editSelected('Move to another place', (n) => moveToPosition(n, position, tuning));
       }
+    },
+    /** The technique the AI suggests for the single selected note ("bend?"), or null. */
+    suggestion: one?.suggestions?.[0] ?? null,
+    /** Writes that suggestion onto the tab (one undo step), as the Y key. */
+    addSuggestion: () => {
+      onKey({ type: 'addSuggestion' });
     },
     /** The review queue's next (1) or previous (-1) doubtful note, as the D key. */
     review: (direction: 1 | -1) => {

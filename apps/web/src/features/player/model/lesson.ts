@@ -12,9 +12,11 @@ import {
   exclusiveTechniques,
   normalizeFlag,
   openStringPitch,
+  techniqueSuggestionSchema,
   tuningName,
   type ChordEvent,
   type NoteEvent,
+  type TechniqueSuggestion,
   type Tuning,
 } from '@riffscribe/core';
 
@@ -125,6 +127,8 @@ export function normalizeNote(raw: unknown): NoteEvent | null {
     trailing_pull_off: normalizeFlag(raw.trailing_pull_off),
     // The AI's confidence (review queue); one outside 0..1 is not a confidence at all.
     ...(confidence !== null && confidence >= 0 && confidence <= 1 ? { confidence } : {}),
+    // Techniques the AI was not sure of (review queue: "bend?"); a malformed one is dropped.
+    ...suggestionsOf(raw.suggestions),
   });
 }
 
@@ -168,4 +172,14 @@ export function readChords(raw: unknown): ChordEvent[] {
  */
 export function notePitch(note: Pick<NoteEvent, 'string' | 'fret'>, tuning: Tuning, capo: number) {
   return openStringPitch(tuning, note.string) + capo + note.fret;
+}
+
+/** The AI's suggested techniques of a raw note, the well-formed ones only (none: no field). */
+function suggestionsOf(raw: unknown): { suggestions?: TechniqueSuggestion[] } {
+  if (!Array.isArray(raw)) return {};
+  const suggestions = raw.flatMap((s) => {
+    const parsed = techniqueSuggestionSchema.safeParse(s);
+    return parsed.success ? [parsed.data] : [];
+  });
+  return suggestions.length > 0 ? { suggestions } : {};
 }

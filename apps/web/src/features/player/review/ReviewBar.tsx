@@ -1,4 +1,4 @@
-import type { Tuning } from '@riffscribe/core';
+import { SUGGESTION_NAMES, suggestionLabel, type Tuning } from '@riffscribe/core';
 import type { Editor } from '../editor/useEditor';
 import { staffStringNames } from '../fretboard/labels';
 
@@ -12,6 +12,8 @@ export function ReviewBar(props: { editor: Editor; tuning: Tuning; capo: number 
   const names = staffStringNames(props.tuning, props.capo);
   const left = editor.doubtful;
   const others = editor.choice?.others ?? [];
+  const suggestion = editor.suggestion;
+  const name = suggestion ? SUGGESTION_NAMES[suggestion.technique] : '';
   return (
     <div className="lp-review" role="group" aria-label="Review">
       <span className="lp-review-count" data-testid="doubtful-count" aria-live="polite">
@@ -41,6 +43,37 @@ export function ReviewBar(props: { editor: Editor; tuning: Tuning; capo: number 
       >
         Accept
       </button>
+      {suggestion && (
+        <span className="lp-review-suggestion" role="group" aria-label="Suggested technique">
+          <span
+            className="lp-review-question"
+            data-testid="suggestion"
+            title={`The AI heard a ${name} here but is not sure (${String(Math.round(suggestion.confidence * 100))} %)`}
+          >
+            {suggestionLabel(suggestion.technique)}
+          </span>
+          <button
+            type="button"
+            className="lp-tool"
+            onClick={() => {
+              editor.addSuggestion();
+            }}
+            title={`Add the ${name} to the tab (Y)`}
+          >
+            Add {name}
+          </button>
+          <button
+            type="button"
+            className="lp-tool"
+            onClick={() => {
+              editor.onKey({ type: 'accept' });
+            }}
+            title={`Keep the note as written, without the ${name} (A)`}
+          >
+            No {name}
+          </button>
+        </span>
+      )}
       {others.length > 0 && (
         <span className="lp-review-places" aria-label="Play it elsewhere">
           Move to
