@@ -53,7 +53,11 @@ describe('suggested techniques in the review queue', () => {
         confidence: 0.9,
         suggestions: [
           { technique: 'hammer_on', confidence: 0.42, fields: { leading_hammer_on: true } },
-          { technique: 'bend', confidence: 0.3, fields: { bend_to_fret: 9, release_to_fret: null } },
+          {
+            technique: 'bend',
+            confidence: 0.3,
+            fields: { bend_to_fret: 9, release_to_fret: null },
+          },
         ],
       }),
       plainNote({

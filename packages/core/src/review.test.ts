@@ -167,4 +167,3 @@ describe('suggested techniques (precision first)', () => {
     expect(noteEventInputSchema.safeParse({ ...base, suggestions: sneaky }).success).toBe(false);
   });
 });
-

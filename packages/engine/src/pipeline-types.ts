@@ -66,4 +66,6 @@ export interface TranscribeOptions {
    * (tests at piece boundaries); by default, as ffmpeg writes it.
    */
   chunkSamples?: number;
+  /** The technique gate's threshold (LessonNoteOptions.gateThreshold): 0 keeps every mark. */
+  gateThreshold?: number;
 }

@@ -16,6 +16,7 @@ import type {
 } from './pipeline-types.js';
 import { fingerNotes, loadFingeringModel } from './adapters/fingering-model.js';
 import { loadRefiner, refineOutput } from './adapters/refiner-model.js';
+import { gateTechniques, loadTechniqueGate } from './adapters/technique-model.js';
 import { strumsOf } from './tab/groups.js';
 import { guitarClassOfType } from './tab/learned/features.js';
 import { guitarSetup } from './guitar.js';
@@ -23,7 +24,7 @@ import { withConfidence } from './tab/confidence.js';
 import { keepHandInPosition } from './tab/hand-position.js';
 import { oneNotePerString } from './tab/strings.js';
 import { keepEventsInPosition } from './techniques/in-position.js';
-import { detectTechniques } from './techniques/detect.js';
+import { techniqueStage } from './techniques/detect.js';
 import { glideLinks, type GlideLink } from './techniques/glide-links.js';
 import type { Follow } from './tab/learned/decode.js';
 import { positionsOf } from './tab/fingering.js';
@@ -92,15 +93,20 @@ export interface LessonNoteOptions {
   place?: (detected: readonly DetectedNote[]) => TabNote[] | Promise<TabNote[]>;
   /** Called before the tab and the techniques stages (progress, cancellation). */
   onStage?: (stage: 'assigning_tabs' | 'detecting_techniques') => void;
+  /**
+   * The technique gate's threshold (adapters/technique-model.ts): undefined for the model card's,
+   * 0 to keep every mark the rules wrote (measurement, training data).
+   */
+  gateThreshold?: number;
 }
 
 /**
- * Loads the note model, the note refiner and the fingering model once per process (later
- * callers share them).
+ * Loads the note model, the note refiner, the fingering model and the technique gate once per
+ * process (later callers share them).
  * Call at start-up to keep model loading out of the first transcription.
  */
 export async function loadModels(): Promise<void> {
-  await Promise.all([loadModel(), loadFingeringModel(), loadRefiner()]);
+  await Promise.all([loadModel(), loadFingeringModel(), loadRefiner(), loadTechniqueGate()]);
 }
 
 /**
@@ -252,11 +258,13 @@ export async function lessonNotes(
   // The technique stage can move a note (a slur kept on one string): the hand's position rule
   // again, then each note's confidence (the player's review queue) from what the model heard
   // and how sure the fingering model was of the string the note ended on.
-  const notes = withConfidence(
-    keepEventsInPosition(detectTechniques(tab, audio, setup), tab, setup),
-    tab,
-    setup,
-  );
+  const { events, attacks } = techniqueStage(tab, audio, setup);
+  const placed = withConfidence(keepEventsInPosition(events, tab, setup), tab, setup);
+  // Precision first: a mark the technique gate doubts goes to the review queue, not the tab.
+  const notes =
+    options.gateThreshold === 0
+      ? placed
+      : await gateTechniques(placed, attacks, setup, options.gateThreshold);
   return { detected, tab, notes };
 }
 
@@ -331,6 +339,7 @@ export async function transcribe(
       config,
       report,
       signal,
+      options.gateThreshold,
     );
   } finally {
     audio.close();
@@ -358,7 +367,7 @@ export async function transcribeAudio(
         report('transcribing', fraction);
       });
   throwIfAborted(signal);
-  return finishTranscription(audio, output, config, report, signal);
+  return finishTranscription(audio, output, config, report, signal, options.gateThreshold);
 }
 
 /**
@@ -371,6 +380,7 @@ async function finishTranscription(
   config: UploadConfig,
   report: ReturnType<typeof reporter>,
   signal: AbortSignal | undefined,
+  gateThreshold?: number,
 ): Promise<Transcription> {
   const duration = audio.length / SAMPLE_RATE;
   const silent = output === null;
@@ -379,6 +389,7 @@ async function finishTranscription(
       throwIfAborted(signal);
       report(stage);
     },
+    ...(gateThreshold === undefined ? {} : { gateThreshold }),
   });
   throwIfAborted(signal);
 

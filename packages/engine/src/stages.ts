@@ -54,6 +54,13 @@ export {
 export { median } from './techniques/curves.js';
 export { yinPitch } from './techniques/junction.js';
 export { strikeInputs } from './techniques/detect.js';
+export {
+  demoteMarks,
+  GATE_FEATURES,
+  gateFeatures,
+  markOccurrences,
+  type MarkOccurrence,
+} from './techniques/gate.js';
 export { STRIKE_FEATURES } from './techniques/chains.js';
 export { detectChords, detectKey } from './harmony/index.js';
 export { namePitchClass, SHARP_NAMES } from './harmony/spelling.js';

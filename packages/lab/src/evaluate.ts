@@ -1,4 +1,9 @@
-import { vibratoSplits, type VibratoSplits } from './corpus/technique-metrics.js';
+import {
+  suggestionCounts,
+  vibratoSplits,
+  type SuggestionCounts,
+  type VibratoSplits,
+} from './corpus/technique-metrics.js';
 import type { NoteEvent, UploadConfig } from '@riffscribe/core';
 import { transcribeAudio, type Transcription } from '@riffscribe/engine';
 import {
@@ -152,6 +157,8 @@ export interface ClipResult {
   techniques: Record<string, TechniqueCounts> | null;
   /** True vibrato notes the pipeline re-struck (VibratoSplits), where the truth has techniques. */
   vibratoSplits: VibratoSplits | null;
+  /** Techniques sent to the review queue instead of the tab, and how many were right. */
+  suggestions: SuggestionCounts | null;
   /** The review queue (doubtful notes) as a detector of the wrong notes. */
   review: ReviewCounts;
   /**
@@ -198,9 +205,10 @@ export async function evaluateClip(
   truth: ClipTruth,
   techniqueScores: TechniqueScorer | null,
   now: () => number,
+  options: { gateThreshold?: number } = {},
 ): Promise<{ result: ClipResult; transcription: Transcription }> {
   const started = now();
-  const transcription = await transcribeAudio(truth.audio, truth.config);
+  const transcription = await transcribeAudio(truth.audio, truth.config, undefined, options);
   const runSeconds = (now() - started) / 1000;
   const estimate = placedNotes(transcription.notes, truth.config);
 
@@ -277,6 +285,12 @@ export async function evaluateClip(
       techniques,
       vibratoSplits: truth.noteEvents
         ? vibratoSplits(truth.noteEvents, transcription.notes, {
+            tuning: truth.config.tuning,
+            capo: truth.config.capo,
+          })
+        : null,
+      suggestions: truth.noteEvents
+        ? suggestionCounts(truth.noteEvents, transcription.notes, {
             tuning: truth.config.tuning,
             capo: truth.config.capo,
           })

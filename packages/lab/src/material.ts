@@ -16,6 +16,7 @@ import {
   SHARP_NAMES,
 } from '@riffscribe/engine/stages';
 import { build, CORPUS_ITEM_NAMES, buildCorpusItem, type Recipe } from './corpus/corpus.js';
+import { MATERIAL_SOUNDFONTS } from './soundfont/banks.js';
 import type { PhraseKind } from './corpus/phrases.js';
 import { discoverDatasets, findDatasetsRoot, readTabJson } from './datasets.js';
 import { cachedModelOutput } from './model-cache.js';
@@ -45,16 +46,7 @@ import { ensureFluidSynth, renderSoundfontItem } from './soundfont/render.js';
  * flags; dead notes have no pitch in the answers and are listed with `mute`).
  */
 
-/**
- * SoundFonts of the generated material: other General MIDI banks than the evaluation's
- * FluidR3_GM (Debian's timgm6mb-soundfont, csound-soundfont, musescore-general-soundfont-small),
- * so that the SoundFont parts of `npm run eval` stay a synthesizer the refiner never heard.
- */
-export const MATERIAL_SOUNDFONTS = [
-  '/usr/share/sounds/sf2/TimGM6mb.sf2',
-  '/usr/share/sounds/sf2/sf_GMbank.sf2',
-  '/usr/share/sounds/sf3/MuseScore_General_Lite.sf3',
-] as const;
+export { MATERIAL_SOUNDFONTS };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');

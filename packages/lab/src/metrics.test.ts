@@ -1,6 +1,10 @@
 import { plainNote } from '@riffscribe/core';
 import { describe, expect, it } from 'vitest';
-import { vibratoSplits } from './corpus/technique-metrics.js';
+import {
+  combineSuggestionCounts,
+  suggestionCounts,
+  vibratoSplits,
+} from './corpus/technique-metrics.js';
 import {
   chordAccuracy,
   REVIEW_THRESHOLDS,
@@ -283,5 +287,49 @@ describe('vibratoSplits', () => {
       split: 0,
       extra: 0,
     });
+  });
+});
+
+describe('suggestionCounts', () => {
+  const setup = { tuning: [40, 45, 50, 55, 59, 64], capo: 0 };
+  it('counts the suggested techniques per technique and how many the truth has', () => {
+    const truth = [
+      plainNote({ time: 1, end_time: 1.5, string: 3, fret: 7, leading_hammer_on: true }),
+      plainNote({ time: 2, end_time: 2.5, string: 2, fret: 8 }),
+    ];
+    const found = [
+      plainNote({
+        time: 1.01,
+        end_time: 1.5,
+        string: 3,
+        fret: 7,
+        suggestions: [
+          { technique: 'hammer_on', confidence: 0.4, fields: { leading_hammer_on: true } },
+          { technique: 'vibrato', confidence: 0.2, fields: { vibrato: 'small' } },
+        ],
+      }),
+      plainNote({
+        time: 2,
+        end_time: 2.5,
+        string: 2,
+        fret: 8,
+        suggestions: [{ technique: 'bend', confidence: 0.1, fields: { bend_to_fret: 10 } }],
+      }),
+      // A suggestion on a note no true note matches is wrong.
+      plainNote({
+        time: 3,
+        end_time: 3.5,
+        string: 1,
+        fret: 5,
+        suggestions: [{ technique: 'vibrato', confidence: 0.3, fields: { vibrato: 'big' } }],
+      }),
+    ];
+    const counts = suggestionCounts(truth, found, setup);
+    expect(counts).toEqual({
+      hammer_on: { suggested: 1, right: 1 },
+      vibrato: { suggested: 2, right: 0 },
+      bend: { suggested: 1, right: 0 },
+    });
+    expect(combineSuggestionCounts([counts, counts]).vibrato).toEqual({ suggested: 4, right: 0 });
   });
 });

@@ -1,7 +1,12 @@
 import { GUITAR_SOUNDS, type ClipResult, type GuitarSound } from './evaluate.js';
 import { type BeatCounts, beatScores } from '@riffscribe/engine/stages';
 import { DOUBTFUL_CONFIDENCE } from '@riffscribe/core';
-import { combineVibratoSplits, type VibratoSplits } from './corpus/technique-metrics.js';
+import {
+  combineSuggestionCounts,
+  combineVibratoSplits,
+  type SuggestionCounts,
+  type VibratoSplits,
+} from './corpus/technique-metrics.js';
 import {
   REVIEW_THRESHOLDS,
   combineChordAccuracy,
@@ -34,6 +39,8 @@ export interface Summary {
   techniques: Record<string, TechniqueCounts> | null;
   /** True vibrato notes re-struck, summed over the clips whose truth has techniques. */
   vibratoSplits: VibratoSplits | null;
+  /** Techniques the gate sent to the review queue, summed over the clips with technique truth. */
+  suggestions: SuggestionCounts | null;
   review: ReviewCounts;
   /** Strummed open-chord notes found (recall is what counts), all clips and capo clips only. */
   openStrum: Scores | null;
@@ -128,6 +135,12 @@ export function summarise(results: readonly ClipResult[]): Summary {
         .map((r) => r.vibratoSplits)
         .filter((v): v is VibratoSplits => v !== null);
       return list.length === 0 ? null : combineVibratoSplits(list);
+    })(),
+    suggestions: (() => {
+      const list = results
+        .map((r) => r.suggestions)
+        .filter((v): v is SuggestionCounts => v !== null);
+      return list.length === 0 ? null : combineSuggestionCounts(list);
     })(),
     review: combineReviewCounts(results.map((r) => r.review)),
     openStrum: combineOptional(results.map((r) => r.openStrum)),
@@ -382,6 +395,28 @@ export function vibratoSplitTable(
       ];
     });
   return table([['corpus', 'vibrato notes', 'split', 'share split', 'extra notes'], ...body]);
+}
+
+/**
+ * The technique gate's suggestions per corpus and technique (issue 39): marks sent to the review
+ * queue instead of the tab, and the share of them the truth has (low: the gate saved precision;
+ * high: it cost recall).
+ */
+export function suggestionTable(
+  rows: readonly { label: string; suggestions: SuggestionCounts | null }[],
+): string {
+  const body = rows.flatMap(({ label, suggestions }) =>
+    Object.entries(suggestions ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([tech, c]) => [
+        label,
+        tech,
+        String(c.suggested),
+        String(c.right),
+        c.suggested === 0 ? '-' : f3(c.right / c.suggested),
+      ]),
+  );
+  return table([['corpus', 'technique', 'suggested', 'right', 'share right'], ...body]);
 }
 
 export function reviewTable(c: ReviewCounts): string {

@@ -30,6 +30,7 @@ import {
   rhythmTable,
   summarise,
   techniqueTable,
+  suggestionTable,
   vibratoSplitTable,
   type Summary,
 } from './report.js';
@@ -58,7 +59,8 @@ import {
  * rhythm-tuned, rhythm-held, rhythm (both parts) (default: all); `--only real|corpus` is the older spelling of `--corpus real|string-model`.
  * `--item` keeps only the named clips (repeatable). `--scale N` plays each SoundFont recipe N
  * times with other seeds (names `-x2`...), for parts large enough that a technique's figures do
- * not turn on one note (the held part stays held). The SoundFont corpus needs Debian's
+ * not turn on one note (the held part stays held). `--gate T` sets the technique gate's threshold
+ * (0: every mark the rules write, to compare). The SoundFont corpus needs Debian's
  * fluidsynth and fluid-soundfont-gm and installs them with apt-get when missing; its WAVs are
  * cached in packages/lab/eval-cache/soundfont and .../rhythm (gitignored), so reruns do not
  * render again.
@@ -242,13 +244,19 @@ async function clipsOf(
 async function runClips(
   clips: readonly ClipTruth[],
   techniqueScores: TechniqueScorer | null,
+  gateThreshold?: number,
 ): Promise<{ results: ClipResult[]; errors: { name: string; error: string }[] }> {
   const results: ClipResult[] = [];
   const errors: { name: string; error: string }[] = [];
   for (const clip of clips) {
     progress(`  ${clip.name} (${(clip.audio.length / SAMPLE_RATE).toFixed(1)} s)`);
     try {
-      const { result } = await evaluateClip(clip, techniqueScores, () => performance.now());
+      const { result } = await evaluateClip(
+        clip,
+        techniqueScores,
+        () => performance.now(),
+        gateThreshold === undefined ? {} : { gateThreshold },
+      );
       results.push(result);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -317,8 +325,11 @@ async function main() {
       corpus: { type: 'string' },
       item: { type: 'string', multiple: true },
       scale: { type: 'string', default: '1' },
+      gate: { type: 'string' },
     },
   });
+  // The technique gate's threshold: the model card's by default, 0 for the rules' marks alone.
+  const gateThreshold = values.gate === undefined ? undefined : Number(values.gate);
   const scale = Math.max(1, Math.round(Number(values.scale) || 1));
   const corpora = selectedCorpora(values.corpus, values.only);
   const items = values.item ?? [];
@@ -347,6 +358,7 @@ async function main() {
     const { results, errors } = await runClips(
       clips,
       corpus === 'real' || isRhythm(corpus) ? null : techniqueScores,
+      gateThreshold,
     );
     const summary = results.length > 0 ? summarise(results) : null;
     runs.push({ corpus, results, errors, summary, seconds: (performance.now() - t0) / 1000 });
@@ -380,6 +392,15 @@ async function main() {
     log(
       vibratoSplitTable(
         runs.map((r) => ({ label: LABELS[r.corpus], splits: r.summary?.vibratoSplits ?? null })),
+      ),
+    );
+    log();
+  }
+  if (runs.some((r) => Object.keys(r.summary?.suggestions ?? {}).length > 0)) {
+    log('Technique gate: marks sent to the review queue ("bend?") instead of the tab');
+    log(
+      suggestionTable(
+        runs.map((r) => ({ label: LABELS[r.corpus], suggestions: r.summary?.suggestions ?? null })),
       ),
     );
     log();

@@ -38,6 +38,18 @@ export function detectTechniques(
   audio: ClipAudio,
   setup: GuitarSetup,
 ): NoteEvent[] {
+  return techniqueStage(notes, audio, setup).events;
+}
+
+/**
+ * detectTechniques with the clip's attack analysis it made (null without audio), for the
+ * technique gate (gate.ts), which reads the same analysis rather than making its own.
+ */
+export function techniqueStage(
+  notes: readonly TabNote[],
+  audio: ClipAudio,
+  setup: GuitarSetup,
+): { events: NoteEvent[]; attacks: AttackAnalysis | null } {
   const { sorted, attacks, strummed, struck } = strikeInputs(notes, audio);
   const chains = buildChains(sorted, struck, strummed, setup);
   const events = deadenShortNotes(
@@ -46,7 +58,10 @@ export function detectTechniques(
     setup,
   );
   const mutes = attacks ? findMutes(events, attacks, setup) : [];
-  return [...events, ...mutes].sort((a, b) => a.time - b.time || b.string - a.string);
+  return {
+    events: [...events, ...mutes].sort((a, b) => a.time - b.time || b.string - a.string),
+    attacks,
+  };
 }
 
 /** The notes as detectTechniques orders them, with what the strike decision reads. */

@@ -56,6 +56,8 @@ export interface CorpusItem {
    * beat grid or bar lines to score a beat tracker against: only this nominal tempo.
    */
   bpm: number;
+  /** How many phrases the seeded writers played (training material counts its phrases). */
+  phrases?: number;
 }
 
 /** A string-model recipe: a phrase recipe and, for an electric guitar, how hard it is driven. */
@@ -347,6 +349,7 @@ export function performRecipe<K extends string>(
   if (first === undefined) throw new Error(`recipe ${recipe.name} has no phrase kinds`);
   const total = kinds.reduce((s, [, w]) => s + w, 0);
   let t = 0.3;
+  let played = 0;
   while (t < recipe.seconds - 2.2) {
     if (random() < 0.25) context.position = positions[Math.floor(random() * positions.length)] ?? 0;
     let u = random() * total;
@@ -359,6 +362,7 @@ export function performRecipe<K extends string>(
       }
     }
     t = phrases[kind](context, t);
+    played += 1;
   }
   const config: UploadConfig = {
     ...defaultUploadConfig(recipe.guitar),
@@ -374,6 +378,7 @@ export function performRecipe<K extends string>(
     key: recipe.key,
     openStrumNotes: perf.strumTruth(true),
     bpm: recipe.bpm,
+    phrases: played,
     seconds: perf.end + 0.4,
   };
   return { truth, perf, random };

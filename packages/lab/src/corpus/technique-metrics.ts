@@ -209,3 +209,54 @@ export function combineVibratoSplits(list: readonly VibratoSplits[]): VibratoSpl
     { notes: 0, split: 0, extra: 0 },
   );
 }
+
+/**
+ * The technique gate's suggestions (issue 39, precision first): per technique, the marks the
+ * pipeline moved to the review queue ("bend?") instead of the tab, and how many of them the
+ * truth has (on the true note matched to the suggesting note, same side): a gate that suggests
+ * mostly right marks costs recall; one whose suggestions are mostly wrong saves precision.
+ */
+export type SuggestionCounts = Record<string, { suggested: number; right: number }>;
+
+export function suggestionCounts(
+  truth: readonly NoteEvent[],
+  found: readonly NoteEvent[],
+  setup: MatchSetup,
+): SuggestionCounts {
+  const out: SuggestionCounts = {};
+  const matched = new Map(matchNotes(truth, found, setup).map(([i, j]) => [j, i]));
+  found.forEach((n, j) => {
+    for (const s of n.suggestions ?? []) {
+      const i = matched.get(j);
+      const t = i === undefined ? undefined : truth[i];
+      const right =
+        t !== undefined &&
+        (s.technique === 'bend'
+          ? t.bend_to_fret !== null
+          : s.technique === 'release'
+            ? t.bend_to_fret !== null && t.release_to_fret !== null
+            : s.technique === 'vibrato'
+              ? t.vibrato !== ''
+              : Object.entries(s.fields).some(
+                  ([key, value]) => value === true && t[key as keyof NoteEvent] === true,
+                ));
+      const c = (out[s.technique] ??= { suggested: 0, right: 0 });
+      c.suggested += 1;
+      if (right) c.right += 1;
+    }
+  });
+  return out;
+}
+
+/** Suggestions summed over clips. */
+export function combineSuggestionCounts(list: readonly SuggestionCounts[]): SuggestionCounts {
+  const out: SuggestionCounts = {};
+  for (const counts of list) {
+    for (const [tech, c] of Object.entries(counts)) {
+      const sum = (out[tech] ??= { suggested: 0, right: 0 });
+      sum.suggested += c.suggested;
+      sum.right += c.right;
+    }
+  }
+  return out;
+}
