@@ -32,6 +32,9 @@ import { usePlayerKeys } from './playback/usePlayerKeys';
 import { useVideoRecovery } from './playback/useVideoRecovery';
 import { useVideoState } from './playback/useVideoState';
 import { useSynth } from './synth/useSynth';
+import { PracticePanel } from './practice/PracticePanel';
+import { useLeftHanded } from './practice/useLeftHanded';
+import { usePractice } from './practice/usePractice';
 import { reviewLoop } from './review/reviewQueue';
 import { useSession } from '../auth/useSession';
 import { ShareMenu } from './header/ShareMenu';
@@ -129,7 +132,15 @@ export function PlayerScreen(props: {
   }, [settings.tabSource, jobId, queryClient]);
   useRecordLoad(jobId, !signedOut && content.notes !== undefined);
   useCreditsRefresh(!signedOut && !isOwner && content.notes !== undefined);
-  usePlaybackLoop(video, index, settings.loop, bus);
+  const practice = usePractice({
+    video,
+    grid: history.doc.beats ?? beats.grid,
+    loop: settings.loop,
+    speed: settings.speed,
+    dispatch,
+  });
+  const [leftHanded, setLeftHanded] = useLeftHanded(session.user?.uid ?? null);
+  usePlaybackLoop(video, index, settings.loop, bus, practice.onWrap);
   useMediaOutputs(video, stem, settings);
   const synthLesson = useMemo(() => ({ index, tuning, capo }), [index, tuning, capo]);
   const synth = useSynth({
@@ -203,8 +214,17 @@ export function PlayerScreen(props: {
     },
   });
   const draft = useDraft({ jobId, history, enabled: canEditHere });
+  const onPractice = (tool: Extract<KeyCommand, { type: 'practice' }>['tool']) => {
+    if (tool === 'metronome') practice.setMetronome(!practice.metronome);
+    else if (tool === 'countIn') practice.setCountIn(!practice.countInOn);
+    else if (tool === 'trainer') {
+      if (settings.loop || practice.training) practice.toggleTraining();
+    } else setLeftHanded(!leftHanded);
+  };
   const onKey = (command: KeyCommand) => {
     if (command.type === 'help') setHelpOpen(true);
+    else if (command.type === 'practice') onPractice(command.tool);
+    else if (command.type === 'togglePlay') practice.play();
     else if (command.type === 'edit') editor.onKey(command.key);
     else if (
       command.type === 'escape' &&
@@ -243,6 +263,8 @@ export function PlayerScreen(props: {
       data-tabs-version={content.version}
       data-mode={editing ? 'edit' : 'view'}
       data-dirty={save.dirty ? 'true' : 'false'}
+      data-left-handed={leftHanded ? 'true' : 'false'}
+      data-counting={practice.counting ? 'true' : 'false'}
     >
       <PlayerHeader
         name={name || 'Untitled lesson'}
@@ -303,7 +325,7 @@ export function PlayerScreen(props: {
         settings={settings}
         dispatch={dispatch}
         playing={videoState.playing}
-        onPlayPause={controls.playPause}
+        onPlayPause={practice.play}
         onToggleLoop={controls.toggleLoop}
         onAudioSource={(source: AudioSource) => {
           dispatch({ type: 'setAudioSource', source, stemAvailable: stemUrl !== null });
@@ -320,6 +342,14 @@ export function PlayerScreen(props: {
         }}
         bus={bus}
         duration={duration}
+        practice={
+          <PracticePanel
+            practice={practice}
+            hasLoop={settings.loop !== null}
+            leftHanded={leftHanded}
+            onLeftHanded={setLeftHanded}
+          />
+        }
       />
       {draft.offer && (
         <DraftBanner
@@ -411,6 +441,7 @@ export function PlayerScreen(props: {
               capo={capo}
             />
             <FretboardCanvas
+              mirrored={leftHanded}
               bus={bus}
               notes={notes}
               tuning={tuning}

@@ -39,6 +39,10 @@ export const PLAYER_KEYS: readonly KeyHelp[] = [
   { keys: '↑ ↓', does: 'Change speed' },
   { keys: '← →', does: 'Seek 0.5 s' },
   { keys: 'L', does: 'Loop 2 s on / off' },
+  { keys: 'K', does: 'Metronome on / off' },
+  { keys: 'I', does: 'Count-in before play and loop repeats on / off' },
+  { keys: 'T', does: 'Speed trainer start / stop (needs a loop)' },
+  { keys: 'G', does: 'Left-handed view on / off' },
   { keys: 'Esc', does: 'Clear the selection, the loop, fullscreen' },
   { keys: '?', does: 'This help' },
 ];

@@ -88,6 +88,8 @@ export const DEFAULT_SETTINGS: PlayerSettings = {
 
 export type SettingsAction =
   | { type: 'setSpeed'; speed: number }
+  /** The speed trainer's speeds fall between the presets (0.55x): kept as they are, in range. */
+  | { type: 'setTrainerSpeed'; speed: number }
   | { type: 'stepSpeed'; by: 1 | -1 }
   | { type: 'zoomWheel'; zoom: number }
   | { type: 'zoomSlider'; zoom: number }
@@ -149,6 +151,15 @@ export function settingsReducer(state: PlayerSettings, action: SettingsAction): 
   switch (action.type) {
     case 'setSpeed':
       return { ...state, speed: nearestSpeed(action.speed) };
+    case 'setTrainerSpeed':
+      return {
+        ...state,
+        speed: clamp(
+          Math.round(action.speed * 100) / 100,
+          PLAYBACK_SPEEDS[0],
+          PLAYBACK_SPEEDS[PLAYBACK_SPEEDS.length - 1] ?? 2,
+        ),
+      };
     case 'stepSpeed':
       return { ...state, speed: stepSpeed(state.speed, action.by) };
     case 'zoomWheel':

@@ -29,4 +29,14 @@ describe('player keyboard', () => {
     expect(keyCommand(key(' ', { targetTag: 'BUTTON' }))).toEqual({ type: 'togglePlay' });
     expect(keyCommand(key('l', { ctrlKey: true }))).toBeNull();
   });
+
+  it('has a key for each practice tool, in edit mode too (none is an editor key)', () => {
+    for (const editing of [false, true]) {
+      expect(keyCommand(key('k'), editing)).toEqual({ type: 'practice', tool: 'metronome' });
+      expect(keyCommand(key('I'), editing)).toEqual({ type: 'practice', tool: 'countIn' });
+      expect(keyCommand(key('t'), editing)).toEqual({ type: 'practice', tool: 'trainer' });
+      expect(keyCommand(key('g'), editing)).toEqual({ type: 'practice', tool: 'leftHanded' });
+    }
+    expect(keyCommand(key('k', { targetTag: 'INPUT', targetType: 'number' }))).toBeNull();
+  });
 });

@@ -12,6 +12,7 @@ export type KeyCommand =
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'help' }
+  | { type: 'practice'; tool: 'metronome' | 'countIn' | 'trainer' | 'leftHanded' }
   | { type: 'edit'; key: EditKey };
 
 const TEXT_TAGS = new Set(['TEXTAREA', 'SELECT']);
@@ -53,6 +54,18 @@ export function keyCommand(e: KeyInput, editing = false): KeyCommand | null {
     case 'l':
     case 'L':
       return { type: 'toggleLoop' };
+    case 'k':
+    case 'K':
+      return { type: 'practice', tool: 'metronome' };
+    case 'i':
+    case 'I':
+      return { type: 'practice', tool: 'countIn' };
+    case 't':
+    case 'T':
+      return { type: 'practice', tool: 'trainer' };
+    case 'g':
+    case 'G':
+      return { type: 'practice', tool: 'leftHanded' };
     case 'Escape':
       return { type: 'escape' };
     default:

@@ -64,6 +64,7 @@ export function usePlayerControls(input: {
           return;
         case 'help':
         case 'edit':
+        case 'practice':
           // The screen routes these to the help and the editor.
           return;
       }

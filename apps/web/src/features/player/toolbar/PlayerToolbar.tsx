@@ -1,4 +1,5 @@
 import { PLAYBACK_SPEEDS, TIMELINE_ZOOM_SLIDER, clamp } from '@riffscribe/core';
+import type { ReactNode } from 'react';
 import type {
   AudioSource,
   ChordDisplay,
@@ -42,6 +43,8 @@ export function PlayerToolbar(props: {
   onTuner: () => void;
   bus: PlaybackBus;
   duration: number;
+  /** The practice tools' button and panel (practice/PracticePanel.tsx). */
+  practice?: ReactNode;
 }) {
   const { settings: s, dispatch, stemAvailable, capo } = props;
   const audio: Choice<AudioSource>[] = [
@@ -93,7 +96,14 @@ export function PlayerToolbar(props: {
       <ChoiceMenu
         label="Speed"
         value={s.speed}
-        choices={SPEEDS}
+        choices={
+          SPEEDS.some((c) => c.value === s.speed)
+            ? SPEEDS
+            : // The speed trainer's step between presets (0.55x) shows as it is.
+              [...SPEEDS, { value: s.speed, label: `${String(s.speed)}x` }].sort(
+                (a, b) => a.value - b.value,
+              )
+        }
         onChange={(speed) => {
           dispatch({ type: 'setSpeed', speed });
         }}
@@ -165,6 +175,7 @@ export function PlayerToolbar(props: {
           dispatch({ type: 'setChordDisplay', display });
         }}
       />
+      {props.practice}
       <button type="button" className="lp-tool" onClick={props.onTuner} aria-label="Tuner">
         <span aria-hidden="true">𝄞</span>
         <span className="lp-tool-label">Tuner</span>

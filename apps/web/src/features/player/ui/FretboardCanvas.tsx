@@ -22,8 +22,10 @@ export function FretboardCanvas(props: {
   capo: number;
   choice?: FretChoice | null;
   onPick?: (position: Position) => void;
+  /** The left-handed view: the neck drawn from the right, its text still readable. */
+  mirrored?: boolean;
 }) {
-  const { bus, notes, tuning, capo, choice = null, onPick } = props;
+  const { bus, notes, tuning, capo, choice = null, onPick, mirrored = false } = props;
   const [box, setBox] = useState<HTMLDivElement | null>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const size = useCanvasSize(box);
@@ -42,20 +44,29 @@ export function FretboardCanvas(props: {
       drawn = bus.sounding;
       const sounding = bus.sounding.map((i) => notes[i]).filter((n): n is NoteEvent => !!n);
       const boxSize = { width: size.width, height: size.height };
-      ctx.setTransform(size.dpr, 0, 0, size.dpr, 0, 0);
-      drawFretboard(ctx, boxSize, theme, tuning, capo, fingerDots(sounding, capo, boxSize), choice);
+      const dots = fingerDots(sounding, capo, boxSize);
+      if (mirrored) {
+        ctx.setTransform(-size.dpr, 0, 0, size.dpr, size.width * size.dpr, 0);
+        withReadableText(ctx, () => {
+          drawFretboard(ctx, boxSize, theme, tuning, capo, dots, choice);
+        });
+      } else {
+        ctx.setTransform(size.dpr, 0, 0, size.dpr, 0, 0);
+        drawFretboard(ctx, boxSize, theme, tuning, capo, dots, choice);
+      }
       el.dataset.lit = sounding
         .map((n) => `${String(n.string)}:${String(capo + n.fret)}`)
         .join(' ');
     };
     draw();
     return bus.subscribe(draw);
-  }, [bus, notes, tuning, capo, size, theme, choice]);
+  }, [bus, notes, tuning, capo, size, theme, choice, mirrored]);
 
   const pick = (e: MouseEvent<HTMLCanvasElement>) => {
     if (!choice || !onPick || !size) return;
     const r = e.currentTarget.getBoundingClientRect();
-    const p = pickPosition(e.clientX - r.left, e.clientY - r.top, choice.others, capo, size);
+    const x = mirrored ? r.right - e.clientX : e.clientX - r.left;
+    const p = pickPosition(x, e.clientY - r.top, choice.others, capo, size);
     if (p) onPick(p);
   };
 
@@ -70,6 +81,7 @@ export function FretboardCanvas(props: {
             : 'Fretboard: the notes sounding now'
         }
         data-testid="fretboard"
+        data-mirrored={mirrored ? 'true' : 'false'}
         data-current={choice ? places([choice.current]) : undefined}
         data-choices={choice ? places(choice.others) : undefined}
         style={choice && choice.others.length > 0 ? { cursor: 'pointer' } : undefined}
@@ -77,4 +89,28 @@ export function FretboardCanvas(props: {
       />
     </div>
   );
+}
+
+/**
+ * Runs `draw` on a context whose transform mirrors x, with its text drawn the right way round at
+ * the mirrored place (left and right alignment swap sides with the mirror).
+ */
+function withReadableText(ctx: CanvasRenderingContext2D, draw: () => void): void {
+  const fillText = ctx.fillText.bind(ctx);
+  ctx.fillText = (text: string, x: number, y: number, maxWidth?: number) => {
+    ctx.save();
+    ctx.scale(-1, 1);
+    const align = ctx.textAlign;
+    if (align === 'left' || align === 'start') ctx.textAlign = 'right';
+    else if (align === 'right' || align === 'end') ctx.textAlign = 'left';
+    if (maxWidth === undefined) fillText(text, -x, y);
+    else fillText(text, -x, y, maxWidth);
+    ctx.restore();
+  };
+  try {
+    draw();
+  } finally {
+    // Back to the prototype's own method.
+    Reflect.deleteProperty(ctx, 'fillText');
+  }
 }

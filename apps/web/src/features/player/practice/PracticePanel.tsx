@@ -1,0 +1,166 @@
+import { Popover } from '../toolbar/Popover';
+import type { Practice } from './usePractice';
+import type { SpeedTrainer } from './speedTrainer';
+
+const percent = (speed: number) => Math.round(speed * 100);
+
+/**
+ * The practice tools in the toolbar (issue 40): metronome, count-in, speed trainer and the
+ * left-handed view, each with a key (K, I, T, G) shown in its title.
+ */
+export function PracticePanel(props: {
+  practice: Practice;
+  hasLoop: boolean;
+  leftHanded: boolean;
+  onLeftHanded: (on: boolean) => void;
+}) {
+  const { practice: p, hasLoop, leftHanded } = props;
+  const t = p.trainer;
+  const set = (patch: Partial<SpeedTrainer>) => {
+    p.setTrainer({ ...t, ...patch });
+  };
+  const status = p.training
+    ? `Speed ${String(percent(p.training.speed))} % · pass ${String(p.training.done + 1)} of ${String(t.passes)}`
+    : null;
+  return (
+    <Popover
+      label="Practice"
+      role="dialog"
+      align="right"
+      title="Metronome, count-in, speed trainer, left-handed view"
+      button={
+        <span className="lp-tool-label">
+          Practice
+          {p.training && (
+            <span className="lp-practice-speed" data-testid="trainer-speed">
+              {' '}
+              {percent(p.training.speed)} %
+            </span>
+          )}
+        </span>
+      }
+    >
+      {() => (
+        <div className="lp-practice">
+          <label className="lp-practice-row" title="Metronome on the lesson's beats (K)">
+            <input
+              type="checkbox"
+              checked={p.metronome}
+              onChange={(e) => {
+                p.setMetronome(e.target.checked);
+              }}
+            />
+            Metronome <kbd>K</kbd>
+          </label>
+          <label className="lp-practice-row">
+            Click volume
+            <input
+              type="range"
+              min={0}
+              max={1}
+              step={0.05}
+              value={p.clickVolume}
+              onChange={(e) => {
+                p.setClickVolume(Number(e.target.value));
+              }}
+            />
+          </label>
+          <label
+            className="lp-practice-row"
+            title="One bar of clicks before play and before each repeat of the loop (I)"
+          >
+            <input
+              type="checkbox"
+              checked={p.countInOn}
+              onChange={(e) => {
+                p.setCountIn(e.target.checked);
+              }}
+            />
+            Count-in <kbd>I</kbd>
+          </label>
+          <fieldset className="lp-practice-trainer">
+            <legend>Speed trainer</legend>
+            <label>
+              Start %
+              <input
+                type="number"
+                min={25}
+                max={200}
+                step={5}
+                value={percent(t.start)}
+                onChange={(e) => {
+                  set({ start: Number(e.target.value) / 100 });
+                }}
+              />
+            </label>
+            <label>
+              Target %
+              <input
+                type="number"
+                min={25}
+                max={200}
+                step={5}
+                value={percent(t.target)}
+                onChange={(e) => {
+                  set({ target: Number(e.target.value) / 100 });
+                }}
+              />
+            </label>
+            <label>
+              Step %
+              <input
+                type="number"
+                min={1}
+                max={50}
+                step={1}
+                value={percent(t.step)}
+                onChange={(e) => {
+                  set({ step: Number(e.target.value) / 100 });
+                }}
+              />
+            </label>
+            <label>
+              Passes per step
+              <input
+                type="number"
+                min={1}
+                max={10}
+                step={1}
+                value={t.passes}
+                onChange={(e) => {
+                  set({ passes: Number(e.target.value) });
+                }}
+              />
+            </label>
+            <button
+              type="button"
+              className="lp-tool"
+              disabled={!hasLoop && !p.training}
+              onClick={p.toggleTraining}
+              title="Start or stop the speed trainer (T)"
+            >
+              {p.training ? 'Stop training' : 'Start training'} <kbd>T</kbd>
+            </button>
+            <p className="lp-practice-status" role="status" aria-live="polite">
+              {status ??
+                (hasLoop ? 'Plays the loop, faster after each step.' : 'Set a loop first (L).')}
+            </p>
+          </fieldset>
+          <label
+            className="lp-practice-row"
+            title="Mirror the fretboard and the video for a left-handed player (G)"
+          >
+            <input
+              type="checkbox"
+              checked={leftHanded}
+              onChange={(e) => {
+                props.onLeftHanded(e.target.checked);
+              }}
+            />
+            Left-handed view <kbd>G</kbd>
+          </label>
+        </div>
+      )}
+    </Popover>
+  );
+}
