@@ -80,6 +80,9 @@ describe('review queue in Chromium', () => {
   it('counts the doubtful notes and marks them on the tab (dark and light)', async () => {
     expect(await counter()).toBe('3 doubtful notes left');
     await expect.poll(() => doubtPixels(page)).toBeGreaterThan(20);
+    // The browser's own scheme is light: ask for the dark one before its screenshot.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await waitForFrets(page, ['5', '7', '9']);
     await screenshot(page, 'player-review-dark-1440');
     await page.emulateMedia({ colorScheme: 'light' });
     await waitForFrets(page, ['5', '7', '9']);
