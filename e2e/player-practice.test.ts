@@ -236,19 +236,16 @@ describe('practice mode in Chromium', () => {
     await page.waitForFunction(
       () => !document.querySelector<HTMLVideoElement>('.lp video')?.paused,
     );
-    const speeds: string[] = [];
     for (const speed of ['0.6', '0.7']) {
       await page.waitForFunction(
         (s) => document.querySelector('.lp')?.getAttribute('data-speed') === s,
         speed,
         { timeout: 15_000 },
       );
-      speeds.push(speed);
       expect(
         await page.locator('.lp video').evaluate((v: HTMLVideoElement) => v.playbackRate),
       ).toBe(Number(speed));
     }
-    expect(speeds).toEqual(['0.6', '0.7']);
     await page.keyboard.press(' ');
     await page.keyboard.press('t');
     expect(await page.getByTestId('trainer-speed').count()).toBe(0);

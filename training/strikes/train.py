@@ -18,45 +18,19 @@ import argparse
 import json
 import os
 import random
+import sys
 import time
 
 import numpy as np
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from common.tiny_net import export_probability, train  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 DATA = os.path.join(REPO, 'packages', 'lab', 'eval-cache', 'strike-data', 'strike.json')
 MODEL_DIR = os.path.join(REPO, 'packages', 'engine', 'models', 'strikes')
-
-
-class Net(torch.nn.Module):
-    def __init__(self, n):
-        super().__init__()
-        self.body = torch.nn.Sequential(
-            torch.nn.Linear(n, 32), torch.nn.ReLU(), torch.nn.Linear(32, 16), torch.nn.ReLU(),
-            torch.nn.Linear(16, 1))
-
-    def forward(self, x):
-        return self.body(x).squeeze(-1)
-
-
-def train(x, y, steps, seed):
-    torch.manual_seed(seed)
-    net = Net(x.shape[1])
-    opt = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-    # Both classes weigh alike: picks are the many.
-    pos = max(1.0, float(yt.sum()))
-    weight = torch.tensor((len(yt) - pos) / pos)
-    loss_fn = torch.nn.BCEWithLogitsLoss(pos_weight=weight)
-    g = torch.Generator().manual_seed(seed)
-    for _ in range(steps):
-        idx = torch.randint(0, len(xt), (256,), generator=g)
-        opt.zero_grad()
-        loss = loss_fn(net(xt[idx]), yt[idx])
-        loss.backward()
-        opt.step()
-    return net.eval()
 
 
 def scores(picked_true, picked_pred):
@@ -94,14 +68,14 @@ def main():
     folds = np.array([fold[r['clip']] for r in rows])
     prob = np.zeros(len(rows), dtype=np.float32)
     for k in range(5):
-        net = train(x[folds != k], y[folds != k], args.steps, args.seed + k)
+        net = train(x[folds != k], y[folds != k], args.steps, args.seed + k, balanced=True)
         with torch.no_grad():
             prob[folds == k] = torch.sigmoid(net(torch.from_numpy(x[folds == k]))).numpy()
     pred = prob >= 0.5
     # Precision first: the network may only add strikes to the rule's (a note the rule takes as
     # picked stays picked), so a slur or slide mark needs both to agree.
     either = {str(t): scores(y == 1, (rule == 1) | (prob >= t)) for t in (0.3, 0.5, 0.7, 0.8, 0.9)}
-    whole = train(x, y, args.steps, args.seed)
+    whole = train(x, y, args.steps, args.seed, balanced=True)
     by_source = {}
     for source in ('string-model', 'soundfont'):
         m = np.array([r['source'] == source for r in rows])
@@ -120,22 +94,8 @@ def main():
         json.dump(result, f, indent=1)
     if args.export:
         net = whole
-
-        class Probability(torch.nn.Module):
-            def __init__(self, net):
-                super().__init__()
-                self.net = net
-
-            def forward(self, features):
-                return torch.sigmoid(self.net(features))
-
-        os.makedirs(MODEL_DIR, exist_ok=True)
         path = os.path.join(MODEL_DIR, 'strikes.onnx')
-        torch.onnx.export(Probability(net).eval(), torch.zeros(4, x.shape[1]), path,
-                          input_names=['features'], output_names=['picked'],
-                          dynamic_axes={'features': {0: 'n'}, 'picked': {0: 'n'}}, opset_version=13)
-        import onnx
-        onnx.checker.check_model(onnx.load(path))
+        export_probability(net, x.shape[1], path, 'picked')
         print(f'wrote {path} (not shipped: see README.md)')
 
 

@@ -19,45 +19,20 @@ import argparse
 import json
 import os
 import random
+import sys
 import time
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from common.tiny_net import export_probability, train  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
 DATA = os.path.join(REPO, 'packages', 'lab', 'eval-cache', 'technique-data', 'marks.json')
 MODEL_DIR = os.path.join(REPO, 'packages', 'engine', 'models', 'techniques')
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6)
-
-
-class Net(torch.nn.Module):
-    def __init__(self, n):
-        super().__init__()
-        self.body = torch.nn.Sequential(
-            torch.nn.Linear(n, 32), torch.nn.ReLU(), torch.nn.Linear(32, 16), torch.nn.ReLU(),
-            torch.nn.Linear(16, 1))
-
-    def forward(self, x):
-        return self.body(x).squeeze(-1)
-
-
-def train(x, y, steps, seed):
-    torch.manual_seed(seed)
-    net = Net(x.shape[1])
-    opt = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-    # Unweighted: the output is meant as a probability (a mark is written when it is more
-    # likely right than wrong at the default threshold).
-    loss_fn = torch.nn.BCEWithLogitsLoss()
-    g = torch.Generator().manual_seed(seed)
-    for _ in range(steps):
-        idx = torch.randint(0, len(xt), (256,), generator=g)
-        opt.zero_grad()
-        loss = loss_fn(net(xt[idx]), yt[idx])
-        loss.backward()
-        opt.step()
-    return net.eval()
 
 
 def summary(y, prob):
@@ -121,23 +96,8 @@ def main():
         f.write('\n')
     if args.export:
         net = train(x, y, args.steps, args.seed)
-
-        class Probability(torch.nn.Module):
-            def __init__(self, net):
-                super().__init__()
-                self.net = net
-
-            def forward(self, features):
-                return torch.sigmoid(self.net(features))
-
-        os.makedirs(MODEL_DIR, exist_ok=True)
         path = os.path.join(MODEL_DIR, 'gate.onnx')
-        torch.onnx.export(Probability(net).eval(), torch.zeros(4, x.shape[1]), path,
-                          input_names=['features'], output_names=['probability'],
-                          dynamic_axes={'features': {0: 'n'}, 'probability': {0: 'n'}},
-                          opset_version=13)
-        import onnx
-        onnx.checker.check_model(onnx.load(path))
+        export_probability(net, x.shape[1], path, 'probability')
         with open(os.path.join(MODEL_DIR, 'gate.json'), 'w') as f:
             slurs = {t: args.slur_threshold for t in ('slide', 'hammer_on', 'pull_off')}
             json.dump({'features': len(names), 'names': names, 'threshold': args.threshold,

@@ -264,6 +264,7 @@ export {
   dismissSuggestion,
   isDoubtful,
   moveToPosition,
+  noteOnString,
   playablePositions,
   suggestionLabel,
 } from './review.js';

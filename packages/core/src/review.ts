@@ -105,10 +105,10 @@ export function addSuggestion(
 }
 
 /**
- * The note on the same string just before (direction -1) or after (1) `notes[index]` (notes
- * sorted by time), when it ends or starts within a quarter second of it; else null.
+ * The pitched note on the same string just before (direction -1) or after (1) `notes[index]`
+ * (notes sorted by time), however far; null when none. The note a slide or slur joins it to.
  */
-function neighbourOnString(
+export function noteOnString(
   notes: readonly NoteEvent[],
   index: number,
   direction: -1 | 1,
@@ -117,11 +117,23 @@ function neighbourOnString(
   if (note === undefined) return null;
   for (let j = index + direction; j >= 0 && j < notes.length; j += direction) {
     const n = notes[j];
-    if (n?.string !== note.string || n.mute) continue;
-    const gap = direction === -1 ? note.time - n.end_time : n.time - note.end_time;
-    return gap <= 0.25 ? j : null;
+    if (n?.string === note.string && !n.mute) return j;
   }
   return null;
+}
+
+/** noteOnString when it ends or starts within a quarter second of `notes[index]`; else null. */
+function neighbourOnString(
+  notes: readonly NoteEvent[],
+  index: number,
+  direction: -1 | 1,
+): number | null {
+  const j = noteOnString(notes, index, direction);
+  const note = notes[index];
+  const n = j === null ? undefined : notes[j];
+  if (note === undefined || n === undefined) return null;
+  const gap = direction === -1 ? note.time - n.end_time : n.time - note.end_time;
+  return gap <= 0.25 ? j : null;
 }
 
 /** A place on the neck: string 1..6 and fret relative to the capo. */

@@ -12,7 +12,7 @@ import {
   type MarkOccurrence,
 } from '@riffscribe/engine/stages';
 import { buildCorpusItem, CORPUS_ITEM_NAMES } from './corpus/corpus.js';
-import { matchNotes } from './corpus/technique-metrics.js';
+import { carriesMark, matchNotes } from './corpus/technique-metrics.js';
 import { SOUNDFONT_CACHE } from './dev-clips.js';
 import { cachedModelOutput } from './model-cache.js';
 import { reseeded } from './seeds.js';
@@ -54,20 +54,6 @@ interface Row {
   y: number;
 }
 
-/** Whether the true note carries the mark on the same side. */
-function carries(t: NoteEvent, mark: MarkOccurrence): boolean {
-  switch (mark.technique) {
-    case 'bend':
-      return t.bend_to_fret !== null;
-    case 'release':
-      return t.bend_to_fret !== null && t.release_to_fret !== null;
-    case 'vibrato':
-      return t.vibrato !== '';
-    default:
-      return mark.side !== null && t[`${mark.side}_${mark.technique}`];
-  }
-}
-
 async function rowsOf(
   name: string,
   source: Row['source'],
@@ -90,7 +76,7 @@ async function rowsOf(
       source,
       technique: mark.technique,
       x: Array.from(x.subarray(k * width, (k + 1) * width), (v) => Math.round(v * 1e4) / 1e4),
-      y: t !== undefined && carries(t, mark) ? 1 : 0,
+      y: t !== undefined && carriesMark(t, mark.technique, mark.side) ? 1 : 0,
     };
   });
 }

@@ -1,4 +1,5 @@
 import {
+  noteOnString,
   techniqueOn,
   type NoteEvent,
   type SuggestedTechnique,
@@ -64,20 +65,6 @@ export const GATE_WIDTH = GATE_FEATURES.length;
 const SLURS = ['slide', 'hammer_on', 'pull_off'] as const;
 
 /**
- * The note before (-1) or after (1) `notes[index]` on its string, any distance away; null when
- * none. Notes sorted by time.
- */
-function onString(notes: readonly NoteEvent[], index: number, direction: -1 | 1): number | null {
-  const note = notes[index];
-  if (note === undefined) return null;
-  for (let j = index + direction; j >= 0 && j < notes.length; j += direction) {
-    const n = notes[j];
-    if (n?.string === note.string && !n.mute) return j;
-  }
-  return null;
-}
-
-/**
  * The marks of `notes` (sorted by time): a bend, a release and a vibrato once per note, a slide,
  * hammer-on or pull-off once on the note it leads into, and a trailing one only where no note on
  * the string takes it up (a slide out of a note into nothing).
@@ -95,7 +82,7 @@ export function markOccurrences(notes: readonly NoteEvent[]): MarkOccurrence[] {
     if (leading) out.push({ index, technique: leading, side: 'leading' });
     const trailing = techniqueOn(n, 'trailing');
     if (trailing) {
-      const next = onString(notes, index, 1);
+      const next = noteOnString(notes, index, 1);
       const taken = next !== null && notes[next]?.[`leading_${trailing}`] === true;
       if (!taken) out.push({ index, technique: trailing, side: 'trailing' });
     }
@@ -162,7 +149,7 @@ export function gateFeatures(
   marks.forEach((mark, row) => {
     const n = notes[mark.index];
     if (n === undefined) return;
-    const j = onString(notes, mark.index, mark.side === 'trailing' ? 1 : -1);
+    const j = noteOnString(notes, mark.index, mark.side === 'trailing' ? 1 : -1);
     const other = j === null ? undefined : notes[j];
     let together = 0;
     for (const m of notes) if (Math.abs(m.time - n.time) <= 0.05) together += 1;
@@ -270,7 +257,7 @@ export function demoteMarks(
     );
     out[mark.index] = cleared;
     if (mark.side === 'leading') {
-      const j = onString(notes, mark.index, -1);
+      const j = noteOnString(notes, mark.index, -1);
       const before = j === null ? undefined : out[j];
       if (j !== null && before !== undefined && SLURS.some((t) => before[`trailing_${t}`])) {
         out[j] = { ...before, [`trailing_${mark.technique}`]: false };

@@ -1,4 +1,4 @@
-import type { NoteEvent } from '@riffscribe/core';
+import type { NoteEvent, SuggestedTechnique, SuggestionFields } from '@riffscribe/core';
 import { openPitch } from '@riffscribe/engine/stages';
 import {
   combineTechniqueScores as combineCounts,
@@ -216,6 +216,8 @@ export function combineVibratoSplits(list: readonly VibratoSplits[]): VibratoSpl
  * truth has (on the true note matched to the suggesting note, same side): a gate that suggests
  * mostly right marks costs recall; one whose suggestions are mostly wrong saves precision.
  */
+const SIDES = ['leading', 'trailing'] as const;
+
 export type SuggestionCounts = Record<string, { suggested: number; right: number }>;
 
 export function suggestionCounts(
@@ -229,23 +231,37 @@ export function suggestionCounts(
     for (const s of n.suggestions ?? []) {
       const i = matched.get(j);
       const t = i === undefined ? undefined : truth[i];
-      const right =
-        t !== undefined &&
-        (s.technique === 'bend'
-          ? t.bend_to_fret !== null
-          : s.technique === 'release'
-            ? t.bend_to_fret !== null && t.release_to_fret !== null
-            : s.technique === 'vibrato'
-              ? t.vibrato !== ''
-              : Object.entries(s.fields).some(
-                  ([key, value]) => value === true && t[key as keyof NoteEvent] === true,
-                ));
+      const side =
+        SIDES.find((k) => s.fields[`${k}_${s.technique}` as keyof SuggestionFields] === true) ??
+        null;
       const c = (out[s.technique] ??= { suggested: 0, right: 0 });
       c.suggested += 1;
-      if (right) c.right += 1;
+      if (t !== undefined && carriesMark(t, s.technique, side)) c.right += 1;
     }
   });
   return out;
+}
+
+/**
+ * Whether a true note carries a technique mark: a bend, a release (a bend let down), a vibrato of
+ * any depth, or a slide, hammer-on or pull-off on the given side. The technique gate's training
+ * labels (technique-data.ts) and the eval's count of its suggestions read the same rule.
+ */
+export function carriesMark(
+  t: NoteEvent,
+  technique: SuggestedTechnique,
+  side: 'leading' | 'trailing' | null,
+): boolean {
+  switch (technique) {
+    case 'bend':
+      return t.bend_to_fret !== null;
+    case 'release':
+      return t.bend_to_fret !== null && t.release_to_fret !== null;
+    case 'vibrato':
+      return t.vibrato !== '';
+    default:
+      return side !== null && t[`${side}_${technique}`];
+  }
 }
 
 /** Suggestions summed over clips. */

@@ -56,16 +56,17 @@ export function clicksBetween(grid: BeatGrid, from: number, to: number): Click[]
 export function countIn(grid: BeatGrid, at: number): Click[] {
   const { beats, downbeats } = grid;
   const i = Math.min(Math.max(0, firstBeatFrom(beats, at) - 1), beats.length - 2);
-  // The bar around `at`: its downbeat at or before beat i, and the next one.
-  let bar = 0;
-  for (const d of downbeats) if (d <= Math.max(i, downbeats[0] ?? 0)) bar = d;
-  const next = downbeats.find((d) => d > bar);
-  const previous = downbeats.filter((d) => d < bar).pop();
+  // The bar around `at` (a pickup counts as the first bar): its length in beats, or the bar
+  // before's when it is the last.
+  const k = Math.max(0, downbeats.filter((d) => d <= i).length - 1);
+  const bar = downbeats[k] ?? 0;
+  const next = downbeats[k + 1];
+  const previous = downbeats[k - 1];
   const count = next !== undefined ? next - bar : previous !== undefined ? bar - previous : 4;
   const period = (beats[i + 1] ?? 0) - (beats[i] ?? 0);
   const length = Math.max(1, Math.min(16, count));
-  return Array.from({ length }, (_, k) => ({
-    time: at - (length - k) * period,
-    accent: k === 0,
+  return Array.from({ length }, (_, beat) => ({
+    time: at - (length - beat) * period,
+    accent: beat === 0,
   }));
 }

@@ -175,7 +175,6 @@ export function PlayerToolbar(props: {
           dispatch({ type: 'setChordDisplay', display });
         }}
       />
-      {props.practice}
       <button type="button" className="lp-tool" onClick={props.onTuner} aria-label="Tuner">
         <span aria-hidden="true">𝄞</span>
         <span className="lp-tool-label">Tuner</span>
@@ -201,6 +200,8 @@ export function PlayerToolbar(props: {
           dispatch({ type: 'setFullscreen', mode });
         }}
       />
+      {/* Beyond the spec's items, after them so that theirs keep the spec's order. */}
+      {props.practice}
       <TimeReadout bus={props.bus} duration={props.duration} />
     </div>
   );
