@@ -133,8 +133,10 @@ describe('practice mode in Chromium', () => {
     await page.keyboard.press(' ');
     await page.keyboard.press('k');
     const beats = (await clicks()).filter((c) => c.kind === 'beat');
+    // Every beat from the first after 0.2 s, in order: 0.5, 1.0, 1.5, ... (a slow machine may have
+    // scheduled one more before the pause).
     beats.forEach((c, i) => {
-      expect(c.time).toBeCloseTo([0.5, 1, 1.5, 2, 2.5][i] ?? NaN, 2);
+      expect(c.time).toBeCloseTo(0.5 * (i + 1), 2);
     });
     expect(beats.length).toBeGreaterThanOrEqual(4);
     // On the audio clock a beat apart at 1x; the bar's first (2.0 s: the server's grid) accented.
