@@ -313,6 +313,14 @@ export {
   tempoAt,
 } from './music/beats.js';
 export type { BeatGrid } from './music/beats.js';
+export {
+  MAX_SECTION_NAME,
+  MAX_SECTION_SECONDS,
+  MAX_SECTIONS,
+  putSectionsBodySchema,
+  sectionInputSchema,
+} from './sections.js';
+export type { PutSectionsBody, Section, SectionInput, SectionsResponse } from './sections.js';
 export { scoreOf, TICKS_PER_QUARTER } from './music/score.js';
 export type { NoteValue, Score, ScoreBar, ScoreSlot } from './music/score.js';
 export { escapeXml, spellPitch, toMusicXml } from './music/musicxml.js';

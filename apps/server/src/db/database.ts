@@ -9,6 +9,7 @@ import { jobLeases } from './migrations/0002-job-leases.js';
 import { healthProbe } from './migrations/0003-health-probe.js';
 import { conversions } from './migrations/0004-conversions.js';
 import { conversionOverlay } from './migrations/0005-conversion-overlay.js';
+import { jobSections } from './migrations/0006-job-sections.js';
 import { ConnectionLock, PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 
@@ -53,6 +54,7 @@ const migrations: MigrationProvider = {
       '0003-health-probe': healthProbe,
       '0004-conversions': conversions,
       '0005-conversion-overlay': conversionOverlay,
+      '0006-job-sections': jobSections,
     }),
 };
 

@@ -152,6 +152,22 @@ export interface ConversionsTable {
   updated_at: Timestamp;
 }
 
+/** A named loop a user keeps with a lesson (issue 40 part 3); their own only. */
+export interface JobSectionsTable {
+  job_id: string;
+  user_id: string;
+  /** The section's id in the user's list (a UUID the web app or the server made). */
+  id: string;
+  name: string;
+  /** The loop [start_seconds, end_seconds), lesson seconds. */
+  start_seconds: number;
+  end_seconds: number;
+  /** Where the section stood in the list as saved (0 = first). */
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -165,4 +181,5 @@ export interface DB {
   job_views: JobViewsTable;
   upgrade_requests: UpgradeRequestsTable;
   conversions: ConversionsTable;
+  job_sections: JobSectionsTable;
 }

@@ -13,6 +13,7 @@ import { registerJobRoutes } from './jobs.route.js';
 import { registerListRoutes } from './lists.route.js';
 import { registerMeRoutes } from './me.route.js';
 import { registerOpenApiRoutes } from './openapi.route.js';
+import { registerSectionRoutes } from './sections.route.js';
 import { registerUploadRoutes } from './upload.route.js';
 
 /** Every /api route; the access-matrix test reads the resulting route table from the server. */
@@ -28,6 +29,7 @@ export async function registerRoutes(
   registerUploadRoutes(app, services);
   registerConvertRoutes(app, services);
   registerJobRoutes(app, services);
+  registerSectionRoutes(app, services);
   registerJobStreamRoutes(app, services);
   await registerEventRoutes(app, services);
   registerExportRoutes(app, services);

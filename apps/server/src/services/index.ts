@@ -5,6 +5,7 @@ import { ConvertService } from './convert.service.js';
 import { CreditsService } from './credits.service.js';
 import { ExportService } from './export.service.js';
 import { JobsService } from './jobs.service.js';
+import { SectionsService } from './sections.service.js';
 import { UpgradeService } from './upgrade.service.js';
 import { UploadService } from './upload.service.js';
 
@@ -16,6 +17,7 @@ export interface Services {
   credits: CreditsService;
   exports: ExportService;
   jobs: JobsService;
+  sections: SectionsService;
   uploads: UploadService;
   upgrades: UpgradeService;
 }
@@ -29,6 +31,7 @@ export function createServices(ctx: AppContext): Services {
     credits: new CreditsService(ctx.database),
     exports: new ExportService(ctx, jobs),
     jobs,
+    sections: new SectionsService(ctx),
     uploads: new UploadService(ctx),
     upgrades: new UpgradeService(ctx),
   };

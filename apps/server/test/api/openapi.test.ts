@@ -116,6 +116,15 @@ describe('OpenAPI document', () => {
         'config',
       ]),
     );
+    // Sections (issue 40 part 3): the lesson in the query, the list in the body.
+    const sections = doc.paths['/api/job-sections'];
+    for (const method of ['get', 'put']) {
+      expect(sections?.[method]?.parameters, method).toContainEqual(
+        expect.objectContaining({ name: 'jobId', in: 'query', required: true }),
+      );
+    }
+    const sectionsBody = sections?.put?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(sectionsBody?.properties ?? {})).toEqual(['sections']);
   });
 
   it('has a docs page that loads only its own script', async () => {

@@ -217,6 +217,20 @@ const MATRIX: MatrixEntry[] = [
     call: (f) => ({ path: '/api/job-stars', json: { jobId: f.jobId, stars: 4 } }),
     expect: { private: [401, 403, 404, 404, 404], shared: [401, 403, 200, 200, 200] },
   },
+  // Sections: each signed-in user's own named loops of a lesson they may see.
+  {
+    route: 'GET /api/job-sections',
+    call: (f) => ({ path: `/api/job-sections?${q(f)}` }),
+    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+  },
+  {
+    route: 'PUT /api/job-sections',
+    call: (f) => ({
+      path: `/api/job-sections?${q(f)}`,
+      json: { sections: [{ name: 'Verse', start: 0, end: 1 }] },
+    }),
+    expect: { private: OWNER_ONLY_PRIVATE, shared: READ_SHARED },
+  },
   {
     route: 'GET /api/job-stats',
     call: (f) => ({ path: `/api/job-stats?${q(f)}` }),

@@ -20,7 +20,14 @@ describe(`database (${testDatabaseDriver()})`, () => {
       select table_name from information_schema.tables
       where table_schema = current_schema() order by table_name`.execute(t.database.db);
     expect(tables.rows.map((r) => r.table_name)).toEqual(
-      expect.arrayContaining(['users', 'jobs', 'credit_ledger', 'credit_balances', 'ratings']),
+      expect.arrayContaining([
+        'users',
+        'jobs',
+        'credit_ledger',
+        'credit_balances',
+        'ratings',
+        'job_sections',
+      ]),
     );
   });
 
