@@ -240,4 +240,16 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  {
+    // Listen & check's capture worklet, loaded as it is: the AudioWorkletGlobalScope's names.
+    files: ['apps/web/public/**/*.js'],
+    languageOptions: {
+      globals: {
+        AudioWorkletProcessor: 'readonly',
+        registerProcessor: 'readonly',
+        currentFrame: 'readonly',
+        sampleRate: 'readonly',
+      },
+    },
+  },
 );

@@ -56,6 +56,8 @@ export interface VideoOptions {
   portrait?: boolean;
   /** Video frames per second (30 unless set): a long clip for a bench is quicker made at fewer. */
   fps?: number;
+  /** A WAV file for the sound track instead of `sound` (e.g. a rendered performance). */
+  audioFile?: string;
 }
 
 /**
@@ -71,8 +73,9 @@ export function makeVideo(
   const sound = options.sound ?? 'arpeggio';
   const size = options.portrait ? '360x640' : '640x360';
   const file = path.join(dir, name);
-  const audioInput =
-    sound === 'arpeggio'
+  const audioInput = options.audioFile
+    ? ['-i', options.audioFile]
+    : sound === 'arpeggio'
       ? ['-f', 'lavfi', '-i', arpeggio(seconds)]
       : sound === 'tone'
         ? ['-f', 'lavfi', '-i', `sine=frequency=220:sample_rate=44100:duration=${String(seconds)}`]

@@ -33,8 +33,12 @@ import { useVideoRecovery } from './playback/useVideoRecovery';
 import { useVideoState } from './playback/useVideoState';
 import { useSynth } from './synth/useSynth';
 import { PracticePanel } from './practice/PracticePanel';
+import { SectionsPanel } from './practice/SectionsPanel';
 import { useLeftHanded } from './practice/useLeftHanded';
 import { usePractice } from './practice/usePractice';
+import { ListenBar, ListenPanel } from './practice/listen/ListenPanel';
+import { useListen } from './practice/listen/useListen';
+import { useSections } from './practice/useSections';
 import { reviewLoop } from './review/reviewQueue';
 import { useSession } from '../auth/useSession';
 import { ShareMenu } from './header/ShareMenu';
@@ -132,22 +136,34 @@ export function PlayerScreen(props: {
   }, [settings.tabSource, jobId, queryClient]);
   useRecordLoad(jobId, !signedOut && content.notes !== undefined);
   useCreditsRefresh(!signedOut && !isOwner && content.notes !== undefined);
+  const listen = useListen({
+    video,
+    notes: index.notes,
+    tuning,
+    capo,
+    loop: settings.loop,
+    duration,
+  });
   const practice = usePractice({
     video,
     grid: history.doc.beats ?? beats.grid,
     loop: settings.loop,
     speed: settings.speed,
     dispatch,
+    passCounts: listen.passCounts,
   });
+  // Listening without headphones, the lesson is silent: the microphone would take its sound
+  // for the player's (Listen & check hears the lesson's own audio as a perfect pass).
+  const outputs = listen.silenceLesson ? { ...settings, volume: 0 } : settings;
   const [leftHanded, setLeftHanded] = useLeftHanded(session.user?.uid ?? null);
   usePlaybackLoop(video, index, settings.loop, bus, practice.onWrap);
-  useMediaOutputs(video, stem, settings);
+  useMediaOutputs(video, stem, outputs);
   const synthLesson = useMemo(() => ({ index, tuning, capo }), [index, tuning, capo]);
   const synth = useSynth({
     video,
     enabled: settings.audioSource === 'synth',
     settings: settings.synth,
-    volume: settings.volume,
+    volume: outputs.volume,
     lesson: synthLesson,
   });
   const exitFullscreen = useCallback(() => {
@@ -177,6 +193,16 @@ export function PlayerScreen(props: {
     dispatch,
     history,
     setHistory,
+  });
+  const sections = useSections({
+    jobId,
+    uid: signedOut ? null : (session.user?.uid ?? null),
+    grid: history.doc.beats ?? beats.grid,
+    duration,
+    loop: settings.loop,
+    dispatch,
+    seek: controls.seek,
+    now: () => video?.currentTime ?? bus.time,
   });
   useEffect(() => {
     if (suspended) video?.pause();
@@ -219,11 +245,16 @@ export function PlayerScreen(props: {
     else if (tool === 'countIn') practice.setCountIn(!practice.countInOn);
     else if (tool === 'trainer') {
       if (settings.loop || practice.training) practice.toggleTraining();
-    } else setLeftHanded(!leftHanded);
+    } else if (tool === 'listen') listen.toggle();
+    else if (tool === 'waitMode') listen.setWaitMode(!listen.waitMode);
+    else if (tool === 'headphones') listen.setHeadphones(!listen.headphones);
+    else if (tool === 'calibrate') listen.calibrate();
+    else setLeftHanded(!leftHanded);
   };
   const onKey = (command: KeyCommand) => {
     if (command.type === 'help') setHelpOpen(true);
     else if (command.type === 'practice') onPractice(command.tool);
+    else if (command.type === 'section') sections.step(command.by);
     else if (command.type === 'togglePlay') practice.play();
     else if (command.type === 'edit') editor.onKey(command.key);
     else if (
@@ -241,6 +272,7 @@ export function PlayerScreen(props: {
   if (!ready) return <LoadingOverlay />;
 
   const { notes, chords } = history.doc;
+  const listenMarks = { verdictOf: listen.verdictOf, version: listen.version };
   // Always there once ready (useBeatGrid falls back to the default grid).
   const grid = history.doc.beats ?? beats.grid ?? defaultGrid(Math.max(duration, 1));
   const name = lessonDisplayName(
@@ -265,6 +297,7 @@ export function PlayerScreen(props: {
       data-dirty={save.dirty ? 'true' : 'false'}
       data-left-handed={leftHanded ? 'true' : 'false'}
       data-counting={practice.counting ? 'true' : 'false'}
+      data-listen={listen.status.kind}
     >
       <PlayerHeader
         name={name || 'Untitled lesson'}
@@ -343,14 +376,19 @@ export function PlayerScreen(props: {
         bus={bus}
         duration={duration}
         practice={
-          <PracticePanel
-            practice={practice}
-            hasLoop={settings.loop !== null}
-            leftHanded={leftHanded}
-            onLeftHanded={setLeftHanded}
-          />
+          <>
+            <PracticePanel
+              practice={practice}
+              hasLoop={settings.loop !== null}
+              leftHanded={leftHanded}
+              onLeftHanded={setLeftHanded}
+            />
+            {sections.available && <SectionsPanel sections={sections} />}
+            <ListenPanel listen={listen} />
+          </>
         }
       />
+      <ListenBar listen={listen} />
       {draft.offer && (
         <DraftBanner
           draft={draft.offer}
@@ -428,6 +466,7 @@ export function PlayerScreen(props: {
               capo={capo}
               grid={grid}
               editing={editing ? editor.timeline : undefined}
+              marks={listen.on ? listenMarks : null}
             />
           )}
           <SeekSlider bus={bus} duration={duration} onSeek={controls.seek} />

@@ -12,6 +12,8 @@ import type {
   NotesResponse,
   RefingerRequest,
   RefingerResponse,
+  Section,
+  SectionsResponse,
   StarsSummaryResponse,
   ViewAccessResponse,
 } from '@riffscribe/core';
@@ -54,6 +56,21 @@ export const playerApi = {
   /** The corrected beats and bars (issue 15), saved with the edited notes. */
   saveBeats: (jobId: string, grid: BeatGrid) =>
     session.api<unknown>(`/api/edit-beats?jobId=${q(jobId)}`, post({ grid })),
+
+  /** The caller's own sections of the lesson (issue 40 part 3), by start. */
+  sections: (jobId: string) => session.api<SectionsResponse>(`/api/job-sections?jobId=${q(jobId)}`),
+  /**
+   * Replaces the caller's sections of the lesson with `sections`; answers them as saved. Sent
+   * with keepalive, so that a save made as the page goes away still arrives (a list of 100
+   * sections is far below keepalive's 64 KiB).
+   */
+  saveSections: (jobId: string, sections: readonly Section[]) =>
+    session.api<SectionsResponse>(`/api/job-sections?jobId=${q(jobId)}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sections }),
+      keepalive: true,
+    }),
 
   /** The results file (capo, tuning, key...) through its signed link. */
   async results(jobId: string): Promise<unknown> {

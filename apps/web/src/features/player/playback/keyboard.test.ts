@@ -36,7 +36,31 @@ describe('player keyboard', () => {
       expect(keyCommand(key('I'), editing)).toEqual({ type: 'practice', tool: 'countIn' });
       expect(keyCommand(key('t'), editing)).toEqual({ type: 'practice', tool: 'trainer' });
       expect(keyCommand(key('g'), editing)).toEqual({ type: 'practice', tool: 'leftHanded' });
+      expect(keyCommand(key('e'), editing)).toEqual({ type: 'practice', tool: 'listen' });
+      expect(keyCommand(key('W'), editing)).toEqual({ type: 'practice', tool: 'waitMode' });
+      expect(keyCommand(key('u'), editing)).toEqual({ type: 'practice', tool: 'headphones' });
+      expect(keyCommand(key('q'), editing)).toEqual({ type: 'practice', tool: 'calibrate' });
     }
     expect(keyCommand(key('k', { targetTag: 'INPUT', targetType: 'number' }))).toBeNull();
+  });
+
+  it('steps through the sections with Shift and the arrows, in edit mode too', () => {
+    for (const editing of [false, true]) {
+      expect(keyCommand(key('ArrowRight', { shiftKey: true }), editing)).toEqual({
+        type: 'section',
+        by: 1,
+      });
+      expect(keyCommand(key('ArrowLeft', { shiftKey: true }), editing)).toEqual({
+        type: 'section',
+        by: -1,
+      });
+      expect(keyCommand(key('ArrowRight'), editing)).toEqual({ type: 'seekBy', seconds: 0.5 });
+    }
+    expect(
+      keyCommand(key('ArrowRight', { shiftKey: true, targetTag: 'INPUT', targetType: 'range' })),
+    ).toBeNull();
+    expect(
+      keyCommand(key('ArrowLeft', { shiftKey: true, targetTag: 'INPUT', targetType: 'text' })),
+    ).toBeNull();
   });
 });

@@ -12,7 +12,20 @@ export type KeyCommand =
   | { type: 'undo' }
   | { type: 'redo' }
   | { type: 'help' }
-  | { type: 'practice'; tool: 'metronome' | 'countIn' | 'trainer' | 'leftHanded' }
+  | {
+      type: 'practice';
+      tool:
+        | 'metronome'
+        | 'countIn'
+        | 'trainer'
+        | 'leftHanded'
+        | 'listen'
+        | 'waitMode'
+        | 'headphones'
+        | 'calibrate';
+    }
+  /** Loop the next / previous of the user's sections (issue 40 part 3). */
+  | { type: 'section'; by: 1 | -1 }
   | { type: 'edit'; key: EditKey };
 
 const TEXT_TAGS = new Set(['TEXTAREA', 'SELECT']);
@@ -47,10 +60,17 @@ export function keyCommand(e: KeyInput, editing = false): KeyCommand | null {
       return slider ? null : { type: 'speed', by: 1 };
     case 'ArrowDown':
       return slider ? null : { type: 'speed', by: -1 };
+    // With Shift, the previous / next section: no editor key uses the arrows.
     case 'ArrowLeft':
-      return slider ? null : { type: 'seekBy', seconds: -ARROW_SEEK_SECONDS };
+      if (slider) return null;
+      return e.shiftKey
+        ? { type: 'section', by: -1 }
+        : { type: 'seekBy', seconds: -ARROW_SEEK_SECONDS };
     case 'ArrowRight':
-      return slider ? null : { type: 'seekBy', seconds: ARROW_SEEK_SECONDS };
+      if (slider) return null;
+      return e.shiftKey
+        ? { type: 'section', by: 1 }
+        : { type: 'seekBy', seconds: ARROW_SEEK_SECONDS };
     case 'l':
     case 'L':
       return { type: 'toggleLoop' };
@@ -66,6 +86,18 @@ export function keyCommand(e: KeyInput, editing = false): KeyCommand | null {
     case 'g':
     case 'G':
       return { type: 'practice', tool: 'leftHanded' };
+    case 'e':
+    case 'E':
+      return { type: 'practice', tool: 'listen' };
+    case 'w':
+    case 'W':
+      return { type: 'practice', tool: 'waitMode' };
+    case 'u':
+    case 'U':
+      return { type: 'practice', tool: 'headphones' };
+    case 'q':
+    case 'Q':
+      return { type: 'practice', tool: 'calibrate' };
     case 'Escape':
       return { type: 'escape' };
     default:

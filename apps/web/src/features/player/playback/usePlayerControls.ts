@@ -65,7 +65,8 @@ export function usePlayerControls(input: {
         case 'help':
         case 'edit':
         case 'practice':
-          // The screen routes these to the help and the editor.
+        case 'section':
+          // The screen routes these to the help, the editor and the practice tools.
           return;
       }
     },

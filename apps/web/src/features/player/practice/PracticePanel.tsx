@@ -1,4 +1,5 @@
 import { Popover } from '../toolbar/Popover';
+import { ToggleRow } from './ToggleRow';
 import type { Practice } from './usePractice';
 import type { SpeedTrainer } from './speedTrainer';
 
@@ -26,7 +27,7 @@ export function PracticePanel(props: {
     <Popover
       label="Practice"
       role="dialog"
-      align="right"
+      align="auto"
       title="Metronome, count-in, speed trainer, left-handed view"
       button={
         <span className="lp-tool-label">
@@ -42,16 +43,13 @@ export function PracticePanel(props: {
     >
       {() => (
         <div className="lp-practice">
-          <label className="lp-practice-row" title="Metronome on the lesson's beats (K)">
-            <input
-              type="checkbox"
-              checked={p.metronome}
-              onChange={(e) => {
-                p.setMetronome(e.target.checked);
-              }}
-            />
-            Metronome <kbd>K</kbd>
-          </label>
+          <ToggleRow
+            label="Metronome"
+            keyName="K"
+            title="Metronome on the lesson's beats"
+            checked={p.metronome}
+            onChange={p.setMetronome}
+          />
           <label className="lp-practice-row">
             Click volume
             <input
@@ -65,19 +63,13 @@ export function PracticePanel(props: {
               }}
             />
           </label>
-          <label
-            className="lp-practice-row"
-            title="One bar of clicks before play and before each repeat of the loop (I)"
-          >
-            <input
-              type="checkbox"
-              checked={p.countInOn}
-              onChange={(e) => {
-                p.setCountIn(e.target.checked);
-              }}
-            />
-            Count-in <kbd>I</kbd>
-          </label>
+          <ToggleRow
+            label="Count-in"
+            keyName="I"
+            title="One bar of clicks before play and before each repeat of the loop"
+            checked={p.countInOn}
+            onChange={p.setCountIn}
+          />
           <fieldset className="lp-practice-trainer">
             <legend>Speed trainer</legend>
             <label>
@@ -146,19 +138,13 @@ export function PracticePanel(props: {
                 (hasLoop ? 'Plays the loop, faster after each step.' : 'Set a loop first (L).')}
             </p>
           </fieldset>
-          <label
-            className="lp-practice-row"
-            title="Mirror the fretboard and the video for a left-handed player (G)"
-          >
-            <input
-              type="checkbox"
-              checked={leftHanded}
-              onChange={(e) => {
-                props.onLeftHanded(e.target.checked);
-              }}
-            />
-            Left-handed view <kbd>G</kbd>
-          </label>
+          <ToggleRow
+            label="Left-handed view"
+            keyName="G"
+            title="Mirror the fretboard and the video for a left-handed player"
+            checked={leftHanded}
+            onChange={props.onLeftHanded}
+          />
         </div>
       )}
     </Popover>

@@ -32,7 +32,7 @@ function clickLog(): ScheduledClick[] | null {
 }
 
 /** The metronome's sound: a short sine blip, higher on a bar's first beat. */
-function blip(ctx: AudioContext, when: number, accent: boolean, volume: number): void {
+export function blip(ctx: AudioContext, when: number, accent: boolean, volume: number): void {
   const osc = ctx.createOscillator();
   const gain = ctx.createGain();
   osc.frequency.value = accent ? 1760 : 1175;
@@ -78,8 +78,13 @@ export function usePractice(input: {
   loop: Loop | null;
   speed: number;
   dispatch: (action: SettingsAction) => void;
+  /**
+   * At each wrap of the loop: whether the pass counts for the speed trainer (with Listen & check
+   * on, only a pass of at least 90 % hits does). Counts when absent.
+   */
+  passCounts?: (loop: Loop) => boolean;
 }): Practice {
-  const { video, grid, loop, speed, dispatch } = input;
+  const { video, grid, loop, speed, dispatch, passCounts } = input;
   const [metronome, setMetronome] = useState(false);
   const [clickVolume, setClickVolume] = useState(0.6);
   const [countInOn, setCountIn] = useState(false);
@@ -90,10 +95,28 @@ export function usePractice(input: {
   const training = loop ? trainingState : null;
   const audio = useRef<AudioContext | null>(null);
   const countTimer = useRef<number | null>(null);
-  const live = useRef({ metronome, clickVolume, countInOn, grid, trainer, training, speed });
+  const live = useRef({
+    metronome,
+    clickVolume,
+    countInOn,
+    grid,
+    trainer,
+    training,
+    speed,
+    passCounts,
+  });
   useEffect(() => {
-    live.current = { metronome, clickVolume, countInOn, grid, trainer, training, speed };
-  }, [metronome, clickVolume, countInOn, grid, trainer, training, speed]);
+    live.current = {
+      metronome,
+      clickVolume,
+      countInOn,
+      grid,
+      trainer,
+      training,
+      speed,
+      passCounts,
+    };
+  }, [metronome, clickVolume, countInOn, grid, trainer, training, speed, passCounts]);
 
   const context = useCallback((): AudioContext => {
     audio.current ??= new AudioContext({ latencyHint: 'interactive' });
@@ -185,8 +208,9 @@ export function usePractice(input: {
       const now = live.current;
       const before = now.training;
       let rate = now.speed;
+      const counts = now.passCounts?.(wrapped) ?? true;
       if (before) {
-        const next = afterPass(now.trainer, before);
+        const next = afterPass(now.trainer, before, counts);
         // At once, so that a second wrap before React renders counts from this pass.
         live.current = { ...now, training: next };
         setTraining(next);

@@ -1,5 +1,5 @@
 import { barLineTimes, type BeatGrid, type ChordEvent } from '@riffscribe/core';
-import type { NoteIndex } from '../model/noteIndex';
+import { firstStartingAt, type NoteIndex } from '../model/noteIndex';
 import type { Loop } from '../model/playerState';
 import { drawFrets, drawGlyphs, drawStaff, type BarLine } from './draw';
 import {
@@ -54,6 +54,13 @@ export interface TimelineOverlay {
   chord: number | null;
   /** Selection rectangle in content coordinates while dragging, null otherwise. */
   rect: { x0: number; y0: number; x1: number; y1: number } | null;
+}
+
+/** Listen & check's verdict per note (issue 40), drawn under each judged note. */
+export interface ListenMarks {
+  verdictOf: (note: number) => 'hit' | 'early' | 'late' | 'missed' | undefined;
+  /** Changes whenever a verdict does. */
+  version: number;
 }
 
 /** A piece of text the timeline drew, in CSS px from the canvas's top left corner. */
@@ -126,6 +133,7 @@ export class TimelineRenderer {
     sounding: readonly number[],
     loop: Loop | null,
     overlay: TimelineOverlay | null = null,
+    marks: ListenMarks | null = null,
   ): void {
     const content = this.content;
     const { ctx, dpr, layout } = this;
@@ -155,6 +163,7 @@ export class TimelineRenderer {
       if (f) lit.push(f);
     }
     drawFrets(ctx, lit, theme, true);
+    if (marks) this.drawMarks(marks, content, view);
     if (overlay) this.drawOverlay(overlay, content, view);
     const x = Math.round(time * zoom * dpr) / dpr;
     ctx.fillStyle = theme.accent;
@@ -165,6 +174,48 @@ export class TimelineRenderer {
     ctx.lineTo(x, 8);
     ctx.closePath();
     ctx.fill();
+  }
+
+  /**
+   * Listen & check's verdicts: a filled dot under a hit, a hollow ring under an early or late
+   * note (with a tick on the side it was off), a cross under a missed one: told apart by shape,
+   * not only by colour.
+   */
+  private drawMarks(marks: ListenMarks, content: TimelineContent, view: TimelineView) {
+    const { ctx, layout } = this;
+    const { theme, zoom, index } = content;
+    const t0 = (view.scrollX - GLYPH_MARGIN) / zoom;
+    const t1 = (view.scrollX + view.width + GLYPH_MARGIN) / zoom;
+    const to = firstStartingAt(index.notes, t1);
+    ctx.lineWidth = 2;
+    for (let i = firstStartingAt(index.notes, t0); i < to; i += 1) {
+      const v = marks.verdictOf(i);
+      const f = v && fretGlyph(index, i, zoom, layout);
+      if (!v || !f) continue;
+      const x = f.x;
+      const y = f.y + FRET_FONT_PX / 2 + 6;
+      if (v === 'hit') {
+        ctx.fillStyle = theme.hit;
+        ctx.beginPath();
+        ctx.arc(x, y, 3.5, 0, 2 * Math.PI);
+        ctx.fill();
+      } else if (v === 'missed') {
+        ctx.strokeStyle = theme.missed;
+        ctx.beginPath();
+        ctx.moveTo(x - 3.5, y - 3.5);
+        ctx.lineTo(x + 3.5, y + 3.5);
+        ctx.moveTo(x + 3.5, y - 3.5);
+        ctx.lineTo(x - 3.5, y + 3.5);
+        ctx.stroke();
+      } else {
+        ctx.strokeStyle = theme.off;
+        ctx.beginPath();
+        ctx.arc(x, y, 3.5, 0, 2 * Math.PI);
+        ctx.moveTo(v === 'early' ? x - 3.5 : x + 3.5, y);
+        ctx.lineTo(v === 'early' ? x - 7 : x + 7, y);
+        ctx.stroke();
+      }
+    }
   }
 
   /** Selected notes ringed (their line's end marked as a handle), the chosen chord boxed. */

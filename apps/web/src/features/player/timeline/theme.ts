@@ -16,6 +16,10 @@ export interface CanvasTheme {
   selection: string;
   /** The mark under a doubtful note (review queue); at least 3:1 against the background. */
   doubt: string;
+  /** Listen & check's marks: hit, early or late, missed (at least 3:1 against the background). */
+  hit: string;
+  off: string;
+  missed: string;
   dark: boolean;
 }
 
@@ -90,6 +94,9 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         ruler: '#6b7384',
         selection: '#5aa9ff',
         doubt: '#ff6fae',
+        hit: '#4cd67a',
+        off: '#ffc145',
+        missed: '#ff6b5e',
         dark,
       }
     : {
@@ -107,6 +114,9 @@ export function readCanvasTheme(element: Element): CanvasTheme {
         ruler: '#8d8a82',
         selection: '#1f63c6',
         doubt: '#c2126b',
+        hit: '#187a3a',
+        off: '#9a5b00',
+        missed: '#c0261b',
         dark,
       };
 }

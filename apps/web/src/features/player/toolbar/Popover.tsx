@@ -10,7 +10,8 @@ export function Popover(props: {
   button: ReactNode;
   children: (close: () => void) => ReactNode;
   role?: 'menu' | 'dialog';
-  align?: 'left' | 'right';
+  /** Which edge of the button the panel lines up with; 'auto': the side with more room. */
+  align?: 'left' | 'right' | 'auto';
   disabled?: boolean;
   title?: string;
   /** The button's content already carries `label` (perhaps visually hidden): no aria-label. */
@@ -19,6 +20,7 @@ export function Popover(props: {
   const { label, button, children, role = 'menu', align = 'left', disabled, title } = props;
   const { nameFromContent = false } = props;
   const [open, setOpen] = useState(false);
+  const [side, setSide] = useState<'left' | 'right'>('left');
   const root = useRef<HTMLDivElement>(null);
   const [trigger, setTrigger] = useState<HTMLButtonElement | null>(null);
   const panelId = useId();
@@ -58,7 +60,12 @@ export function Popover(props: {
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         disabled={disabled}
-        onClick={() => {
+        onClick={(e) => {
+          if (align === 'auto') {
+            // A wrapping toolbar may put the button at either end of the window.
+            const box = e.currentTarget.getBoundingClientRect();
+            setSide(box.left + box.width / 2 > window.innerWidth / 2 ? 'right' : 'left');
+          }
           setOpen((o) => !o);
         }}
       >
@@ -68,7 +75,12 @@ export function Popover(props: {
         </span>
       </button>
       {open && (
-        <div id={panelId} className={`lp-panel lp-panel-${align}`} role={role} aria-label={label}>
+        <div
+          id={panelId}
+          className={`lp-panel lp-panel-${align === 'auto' ? side : align}`}
+          role={role}
+          aria-label={label}
+        >
           {children(close)}
         </div>
       )}

@@ -5,7 +5,12 @@ import type { Loop } from '../model/playerState';
 import { perfLog, type PlaybackBus } from '../playback/playbackBus';
 import { staffStringNames } from '../fretboard/labels';
 import { stringY, timelineLayout, type TimelineLayout } from '../timeline/layout';
-import { TimelineRenderer, type DrawnText, type TimelineOverlay } from '../timeline/renderer';
+import {
+  TimelineRenderer,
+  type DrawnText,
+  type ListenMarks,
+  type TimelineOverlay,
+} from '../timeline/renderer';
 import { followScroll, xToTime, zoomFromWheel } from '../timeline/scale';
 import { readCanvasTheme } from '../timeline/theme';
 import { useCanvasSize, useColorScheme } from './useCanvasSize';
@@ -56,6 +61,8 @@ export function TimelineCanvas(props: {
   grid?: BeatGrid | undefined;
   /** Edit mode's handlers; absent in view mode (and fullscreen, where the tab is read-only). */
   editing?: TimelineEditing | undefined;
+  /** Listen & check's verdicts while it listens. */
+  marks?: ListenMarks | null;
 }) {
   const { bus, index, chords, chordText, zoom, loop, onSeek, onZoom, tuning, capo, grid, editing } =
     props;
@@ -75,10 +82,11 @@ export function TimelineCanvas(props: {
   const overlay = editing?.overlay ?? null;
   // The doubtful-note marks belong to the owner's editor (issue 37), not to a viewer's tab.
   const doubt = editing !== undefined;
-  const live = useRef({ zoom, loop, onSeek, onZoom, overlay });
+  const marks = props.marks ?? null;
+  const live = useRef({ zoom, loop, onSeek, onZoom, overlay, marks });
   useEffect(() => {
-    live.current = { zoom, loop, onSeek, onZoom, overlay };
-  }, [zoom, loop, onSeek, onZoom, overlay]);
+    live.current = { zoom, loop, onSeek, onZoom, overlay, marks };
+  }, [zoom, loop, onSeek, onZoom, overlay, marks]);
 
   useEffect(() => {
     const el = canvas.current;
@@ -98,7 +106,7 @@ export function TimelineCanvas(props: {
     let lastOverlay: TimelineOverlay | null = null;
     const draw = () => {
       const scrollX = drag.current ?? followScroll(bus.time, zoom, size.width);
-      const key = `${String(bus.time)}|${String(scrollX)}|${bus.sounding.join(',')}|${String(live.current.loop?.start)}`;
+      const key = `${String(bus.time)}|${String(scrollX)}|${bus.sounding.join(',')}|${String(live.current.loop?.start)}|${String(live.current.marks?.version)}`;
       if (key === last && live.current.overlay === lastOverlay) return;
       last = key;
       lastOverlay = live.current.overlay;
@@ -108,6 +116,7 @@ export function TimelineCanvas(props: {
         bus.sounding,
         live.current.loop,
         live.current.overlay,
+        live.current.marks,
       );
       perfLog()?.draws?.push({ at: performance.now(), index, overlay: live.current.overlay });
     };
