@@ -309,7 +309,7 @@ export class ListenAnalyzer {
     if (time - this.lastOnset < MIN_GAP_S) {
       // Within the gap a stronger peak is the attack (the first was a note's end, a pick's
       // scrape); it takes the place of one not yet reported, keeping what rang before that.
-      if (!last || last.time !== this.lastOnset || b.flux <= last.flux) return;
+      if (last?.time !== this.lastOnset || b.flux <= last.flux) return;
       this.pending.pop();
       this.lastOnset = time;
       this.pending.push({ ...last, hop: this.hops - 1, time, flux: b.flux });
