@@ -30,7 +30,7 @@ async function available(projects: TestProjectInlineConfiguration[]) {
       console.warn('vitest: no PostgreSQL at 127.0.0.1:5432, the postgres project is skipped');
       continue;
     }
-    if (name === 'e2e' && !existsSync(CHROMIUM_PATH)) {
+    if ((name === 'e2e' || name === 'e2e-alone') && !existsSync(CHROMIUM_PATH)) {
       console.warn(`vitest: no Chromium at ${CHROMIUM_PATH}, the e2e project is skipped`);
       continue;
     }
@@ -45,6 +45,9 @@ async function available(projects: TestProjectInlineConfiguration[]) {
  * than PGlite's WebAssembly; the app the e2e files start as `npm start` does (startApp) keeps the
  * embedded PGlite, and the pglite project tests every database call on it.
  */
+/** e2e files the 'e2e-alone' project runs, after the rest and by themselves. */
+const E2E_ALONE = ['e2e/player-listen.test.ts'];
+
 const e2eDatabase = ci || (await reachable('127.0.0.1', 5432)) ? 'postgres' : 'pglite';
 
 export default defineConfig(async () => ({
@@ -113,6 +116,7 @@ export default defineConfig(async () => ({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          exclude: E2E_ALONE,
           globalSetup: ['./e2e/support/global-browser.ts'],
           // Each file starts its own servers and browser contexts; the modules (Playwright, the
           // server's code) are imported once per worker, not once per file.
@@ -121,6 +125,21 @@ export default defineConfig(async () => ({
           testTimeout: 120_000,
           // Making a test's media and starting a server and a browser on a busy machine.
           hookTimeout: 300_000,
+        },
+      },
+      {
+        // Browser tests that keep time against a clock outside the page (Chromium's fake
+        // microphone plays its file in real time): after everything else, one at a time, so that
+        // a heavy neighbour (the video export's recording) cannot starve its audio threads.
+        extends: true,
+        test: {
+          name: 'e2e-alone',
+          include: E2E_ALONE,
+          env: { TEST_DB: e2eDatabase },
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ]),
