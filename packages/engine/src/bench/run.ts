@@ -5,8 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { defaultUploadConfig } from '@riffscribe/core';
+import { Session } from 'node:inspector/promises';
 import { findFfmpeg } from '../adapters/binaries.js';
 import { fixtureFile } from '../adapters/fixtures.js';
+import { decodeAudio } from '../adapters/media.js';
+import { runModel } from '../adapters/model.js';
 import { transcribe } from '../pipeline.js';
 import { ENGINE_EXEC_ARGV, engineProcessEnv } from '../process-settings.js';
 import type { EngineStage } from '../pipeline-types.js';
@@ -27,7 +30,12 @@ import { benchRhythm } from './rhythm.js';
  * excluded), and the rhythm stage alone on made-up posteriorgrams of the same lengths (it runs
  * inside the detecting_chords stage of the table).
  *
- *   npm run bench -- [--out FILE] [--only 30s|10min]
+ * Beside the stages, the note model's own time on the same clip's audio (decoded beforehand, the
+ * model warm, in the same process) and the ratio of the warm pipeline to it: what the pipeline
+ * spends outside the network (issue 41). `--profile` writes a CPU profile of the last warm run
+ * (`<case>-warm.cpuprofile` beside the JSON; open it in Chrome's DevTools, Performance tab).
+ *
+ *   npm run bench -- [--out FILE] [--only 30s|10min] [--profile]
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
@@ -109,6 +117,10 @@ interface CaseResult {
   warmRuns: number[];
   realTimeFactor: number;
   peakRssMb: number;
+  /** The note model alone on the clip's decoded audio, warm, fastest of two. */
+  modelSeconds: number;
+  /** Warm pipeline total / modelSeconds. */
+  pipelineToModel: number;
 }
 
 async function run(file: string): Promise<Run> {
@@ -140,12 +152,45 @@ async function run(file: string): Promise<Run> {
   };
 }
 
+/** The note model alone on `file`'s audio (decoded first, not timed): the faster of two runs. */
+async function modelAlone(file: string): Promise<number> {
+  const audio = await decodeAudio(file);
+  let best = Infinity;
+  for (let i = 0; i < 2; i += 1) {
+    const t0 = performance.now();
+    await runModel(audio);
+    best = Math.min(best, (performance.now() - t0) / 1000);
+  }
+  return best;
+}
+
+/** Runs `work` under the V8 profiler and writes the profile to `file`. */
+async function profiled<T>(file: string, work: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 /** In the child: one clip, cold then warm, in this fresh process. Prints its result as JSON. */
-async function measure(c: Case, file: string): Promise<void> {
+async function measure(c: Case, file: string, profileTo: string | undefined): Promise<void> {
   const cold = await run(file);
   const warm: Run[] = [];
-  for (let i = 0; i < c.warmRuns; i += 1) warm.push(await run(file));
+  for (let i = 0; i < c.warmRuns; i += 1) {
+    const last = i === c.warmRuns - 1;
+    warm.push(await (last && profileTo ? profiled(profileTo, () => run(file)) : run(file)));
+  }
   const best = warm.reduce((a, b) => (b.total < a.total ? b : a));
+  // The pipeline's peak, read before the model runs alone on the whole clip's audio in memory.
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const modelSeconds = await modelAlone(file);
   const result: CaseResult = {
     name: c.name,
     clipSeconds: c.seconds,
@@ -153,7 +198,9 @@ async function measure(c: Case, file: string): Promise<void> {
     warm: best,
     warmRuns: warm.map((r) => r.total),
     realTimeFactor: best.total / c.seconds,
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb,
+    modelSeconds,
+    pipelineToModel: best.total / modelSeconds,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -168,6 +215,9 @@ function print(r: CaseResult): void {
     console.log(`${stage.padEnd(22)} ${fmt(r.cold.stages[stage])}  ${fmt(r.warm.stages[stage])}`);
   console.log(`${'total'.padEnd(22)} ${fmt(r.cold.total)}  ${fmt(r.warm.total)}`);
   console.log(`${'CPU seconds'.padEnd(22)} ${fmt(r.cold.cpu)}  ${fmt(r.warm.cpu)}`);
+  console.log(
+    `${'note model alone'.padEnd(22)}         ${fmt(r.modelSeconds)}   pipeline / model: ${r.pipelineToModel.toFixed(2)}`,
+  );
   console.log(`warm runs: ${r.warmRuns.map((t) => t.toFixed(2)).join(', ')} s`);
   console.log(`real-time factor (warm): ${r.realTimeFactor.toFixed(4)}`);
   console.log(`peak RSS: ${r.peakRssMb} MB`);
@@ -181,12 +231,14 @@ async function main() {
       only: { type: 'string' },
       child: { type: 'string' },
       file: { type: 'string' },
+      profile: { type: 'boolean' },
+      'profile-to': { type: 'string' },
     },
   });
   if (values.child !== undefined && values.file !== undefined) {
     const c = CASES.find((x) => x.name === values.child);
     if (!c) throw new Error(`unknown case ${values.child}`);
-    await measure(c, values.file);
+    await measure(c, values.file, values['profile-to']);
     return;
   }
   const cases = CASES.filter((c) => values.only === undefined || c.name === values.only);
@@ -208,14 +260,27 @@ async function main() {
     for (const c of cases) {
       const clip = makeClip(dir, c);
       // Started as the worker starts its engine child (process-settings.ts).
+      const profileTo = values.profile
+        ? path.join(path.dirname(out), `${c.name}-warm.cpuprofile`)
+        : undefined;
+      if (profileTo) mkdirSync(path.dirname(profileTo), { recursive: true });
       const { stdout } = await exec(
         process.execPath,
-        [...ENGINE_EXEC_ARGV, fileURLToPath(import.meta.url), '--child', c.name, '--file', clip],
+        [
+          ...ENGINE_EXEC_ARGV,
+          fileURLToPath(import.meta.url),
+          '--child',
+          c.name,
+          '--file',
+          clip,
+          ...(profileTo ? ['--profile-to', profileTo] : []),
+        ],
         { maxBuffer: 1024 * 1024, env: engineProcessEnv(process.env) },
       );
       const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as CaseResult;
       results.push(result);
       print(result);
+      if (profileTo) console.log(`CPU profile of the last warm run: ${profileTo}`);
       rmSync(clip, { force: true });
     }
     const short = results.find((r) => r.name === '30s');
