@@ -57,15 +57,18 @@ export function analyseAttacks(audio: ClipAudio): AttackAnalysis {
   const history = [new Float64Array(bins), new Float64Array(bins), new Float64Array(bins)];
   const spectrum = spectrumBuffer(ATTACK_WINDOW);
   const mag = new Float64Array(bins);
+  // Only the bins the flux reads (the band and its glide neighbours) need their logarithm.
+  const logLo = Math.max(0, lo - GLIDE_BINS);
+  const logHi = Math.min(bins - 1, hi + GLIDE_BINS);
   for (let t = 0; t < frames; t++) {
-    magnitudes(frameSpectrum(audio, t * HOP, ATTACK_WINDOW, spectrum), mag);
+    magnitudes(frameSpectrum(audio, t * HOP, ATTACK_WINDOW, spectrum), mag, Math.max(eHi, logHi));
     const current = history[t % 3] ?? new Float64Array(bins);
     let e = 0;
-    for (let k = 0; k < bins; k++) {
+    for (let k = eLo; k <= eHi; k++) {
       const m = mag[k] ?? 0;
-      current[k] = Math.log(floor + m);
-      if (k >= eLo && k <= eHi) e += m * m;
+      e += m * m;
     }
+    for (let k = logLo; k <= logHi; k++) current[k] = Math.log(floor + (mag[k] ?? 0));
     energy[t] = e;
     if (t >= 2) {
       const earlier = history[(t - 2) % 3] ?? current;

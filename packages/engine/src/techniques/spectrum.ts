@@ -157,12 +157,16 @@ export function frameSpectrumPair(
   }
 }
 
-/** Magnitudes of bins 0..size/2 of a spectrum (into `out` when given). */
+/**
+ * Magnitudes of bins 0..size/2 of a spectrum (into `out` when given); with `upTo`, only bins
+ * 0..upTo (the rest of `out` is left as it was).
+ */
 export function magnitudes(
   spec: Spectrum,
   out: Float64Array = new Float64Array(spec.re.length / 2 + 1),
+  upTo = spec.re.length / 2,
 ): Float64Array {
-  const n = spec.re.length / 2 + 1;
+  const n = Math.min(spec.re.length / 2, upTo) + 1;
   for (let k = 0; k < n; k++) out[k] = Math.hypot(spec.re[k] ?? 0, spec.im[k] ?? 0);
   return out;
 }
