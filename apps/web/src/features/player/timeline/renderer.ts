@@ -193,7 +193,9 @@ export class TimelineRenderer {
       const f = v && fretGlyph(index, i, zoom, layout);
       if (!v || !f) continue;
       const x = f.x;
-      const y = f.y + FRET_FONT_PX / 2 + 6;
+      // Under the fret number; above it where that would touch the ruler (the lowest string).
+      const under = f.y + FRET_FONT_PX / 2 + 6;
+      const y = under + 5 > layout.rulerY ? f.y - FRET_FONT_PX / 2 - 6 : under;
       if (v === 'hit') {
         ctx.fillStyle = theme.hit;
         ctx.beginPath();
