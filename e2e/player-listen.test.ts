@@ -11,6 +11,7 @@ import {
   renderListenPerformance,
   renderPluck,
 } from '../packages/lab/src/listen-material.js';
+import { seriousA11yViolations } from './support/a11y.js';
 import { launchChromium, screenshot } from './support/browser.js';
 import { signIn } from './support/auth.js';
 import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
@@ -145,8 +146,7 @@ describe('Listen & check with a fake microphone', () => {
   const passes = () => page.locator('.lp-listen-passes li').allTextContents();
   const openListen = async () => {
     const dialog = page.getByRole('dialog', { name: 'Listen & check' });
-    if (!(await dialog.isVisible()))
-      await page.getByRole('button', { name: 'Listen & check' }).click();
+    if (!(await dialog.isVisible())) await page.getByRole('button', { name: /^Listen/ }).click();
     await dialog.waitFor();
     return dialog;
   };
@@ -259,6 +259,8 @@ describe('Listen & check with a fake microphone', () => {
     // The marks under the notes (hit, missed) and the passes, in both schemes.
     await seekTo(page, 2.6);
     await openListen();
+    // The whole player with the Listen panel open: no serious accessibility violation.
+    expect(await seriousA11yViolations(page)).toEqual([]);
     for (const colorScheme of ['dark', 'light'] as const) {
       await page.emulateMedia({ colorScheme });
       await screenshot(page, `player-listen-${colorScheme}-1440`);

@@ -145,7 +145,7 @@ describe('tab player in Chromium', () => {
     await page.keyboard.press('l');
     await page.keyboard.press('Escape');
     expect(await page.locator('.lp').getAttribute('data-loop')).toBe('');
-    await page.getByRole('button', { name: 'Set loop' }).click();
+    await page.getByRole('button', { name: 'Loop', exact: true }).click();
     expect(await page.locator('.lp').getAttribute('data-loop')).toBe('1.00-3.00');
     await page.keyboard.press('Space');
     // Every frame's video time until playback has gone round the loop twice: however slowly a
@@ -173,7 +173,7 @@ describe('tab player in Chromium', () => {
     // playback would run on to 12 s).
     expect(Math.max(...seen)).toBeLessThan(3.5);
     expect(Math.min(...seen)).toBeGreaterThanOrEqual(0.99);
-    await page.getByRole('button', { name: 'Clear loop' }).click();
+    await page.getByRole('button', { name: 'Loop on', exact: true }).click();
     expect(await page.locator('.lp').getAttribute('data-loop')).toBe('');
   });
 

@@ -28,6 +28,7 @@ export function PracticePanel(props: {
       label="Practice"
       role="dialog"
       align="auto"
+      nameFromContent
       title="Metronome, count-in, speed trainer, left-handed view"
       button={
         <span className="lp-tool-label">

@@ -86,7 +86,6 @@ export function PlayerToolbar(props: {
         type="button"
         className="lp-tool"
         aria-pressed={s.loop !== null}
-        aria-label={s.loop ? 'Clear loop' : 'Set loop'}
         title={s.loop ? 'Clear loop (L or Escape)' : 'Loop 2 s from here (L)'}
         onClick={props.onToggleLoop}
       >

@@ -35,6 +35,7 @@ export function ListenPanel(props: { listen: Listen }) {
       label="Listen & check"
       role="dialog"
       align="auto"
+      nameFromContent
       title="Listen & check: the microphone checks your playing against the tab (E)"
       button={
         <span className="lp-tool-label">
