@@ -60,6 +60,21 @@ function chromiumCpuSeconds(): number {
   return total;
 }
 
+/** Resident memory (MB) of every Chromium process on this machine now. */
+function chromiumRssMb(): number {
+  let kb = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (!/^Name:\s*chrom/im.test(status)) continue;
+      kb += Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return kb / 1024;
+}
+
 /** The fake microphone's recording (22050 Hz mono WAV). */
 function micRecording(dir: string): string {
   const audio = new Float32Array(MIC_SECONDS * SAMPLE_RATE);
@@ -196,6 +211,7 @@ describe('Listen & check with a fake microphone', () => {
   });
 
   it('E: listens, calibrates on the first clicks, and silences the lesson', async () => {
+    idleRss = chromiumRssMb();
     await page.keyboard.press('e');
     await page.waitForFunction(
       () =>
@@ -238,12 +254,15 @@ describe('Listen & check with a fake microphone', () => {
   });
 
   let listeningCpu = NaN;
+  let listeningRss = NaN;
+  let idleRss = NaN;
   it('marks the notes of a bar left out missed, the rest hit', async () => {
     await playFromStartAt(PARTS.barLeftOut - 0.03);
     const cpu0 = chromiumCpuSeconds();
     const t0 = performance.now();
     await waitForRecording(PARTS.barLeftOut + 8.6);
     listeningCpu = (chromiumCpuSeconds() - cpu0) / ((performance.now() - t0) / 1000);
+    listeningRss = chromiumRssMb();
     const { verdicts, shownAfter, cost } = await probe();
     await page.locator('.lp video').evaluate((v: HTMLVideoElement) => {
       v.pause();
@@ -318,6 +337,9 @@ describe('Listen & check with a fake microphone', () => {
     const playingCpu = (chromiumCpuSeconds() - cpu0) / ((performance.now() - t0) / 1000);
     console.log(
       `listen bench: Chromium CPU while playing the lesson ${(playingCpu * 100).toFixed(1)} % of one core alone, ${(listeningCpu * 100).toFixed(1)} % listening: listening costs ${((listeningCpu - playingCpu) * 100).toFixed(1)} % of one core (target < 30 %)`,
+    );
+    console.log(
+      `listen bench: Chromium's resident memory (all its processes, shared pages counted in each) ${idleRss.toFixed(0)} MB with the lesson open before listening, ${listeningRss.toFixed(0)} MB listening while it plays (+${(listeningRss - idleRss).toFixed(0)} MB, playback included)`,
     );
   });
 });
