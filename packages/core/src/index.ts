@@ -319,6 +319,7 @@ export {
   MAX_SECTIONS,
   putSectionsBodySchema,
   sectionInputSchema,
+  sectionNameSchema,
 } from './sections.js';
 export type { PutSectionsBody, Section, SectionInput, SectionsResponse } from './sections.js';
 export { scoreOf, TICKS_PER_QUARTER } from './music/score.js';

@@ -24,23 +24,26 @@ const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
 const SECONDS = 'A section’s start and end must be numbers of seconds.';
 
+/** A section's name: the server's rule, and the player's check before it saves. */
+export const sectionNameSchema = z
+  .string({ error: 'Each section needs a name.' })
+  .trim()
+  .min(1, 'Each section needs a name.')
+  // Characters as people count them (an emoji is one), not UTF-16 units.
+  .refine((name) => Array.from(name).length <= MAX_SECTION_NAME, {
+    message: `A section name can be at most ${MAX_SECTION_NAME} characters.`,
+  })
+  .refine((name) => !CONTROL.test(name), {
+    message: 'A section name may not contain control characters, tabs or line breaks.',
+  });
+
 export const sectionInputSchema = z
   .object({
     id: z
       .string({ error: 'A section id must be text.' })
       .regex(SECTION_ID, 'A section id may hold only letters, digits, - and _ (at most 64).')
       .optional(),
-    name: z
-      .string({ error: 'Each section needs a name.' })
-      .trim()
-      .min(1, 'Each section needs a name.')
-      // Characters as people count them (an emoji is one), not UTF-16 units.
-      .refine((name) => Array.from(name).length <= MAX_SECTION_NAME, {
-        message: `A section name can be at most ${MAX_SECTION_NAME} characters.`,
-      })
-      .refine((name) => !CONTROL.test(name), {
-        message: 'A section name may not contain control characters, tabs or line breaks.',
-      }),
+    name: sectionNameSchema,
     start: z
       .number({ error: SECONDS })
       .min(0, 'A section cannot start before 0 seconds.')

@@ -134,11 +134,11 @@ describe('section names', () => {
 
   it('checks a name as the server does', () => {
     expect(sectionNameProblem('  Verse ')).toBeNull();
-    expect(sectionNameProblem('   ')).toBe('A section needs a name.');
+    expect(sectionNameProblem('   ')).toBe('Each section needs a name.');
     expect(sectionNameProblem('x'.repeat(61))).toBe('A section name can be at most 60 characters.');
     expect(sectionNameProblem('🎸'.repeat(60))).toBeNull();
     expect(sectionNameProblem('Verse\tone')).toBe(
-      'A section name may not contain control characters.',
+      'A section name may not contain control characters, tabs or line breaks.',
     );
   });
 });

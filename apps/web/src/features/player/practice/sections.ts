@@ -1,7 +1,7 @@
 import {
   barLineTimes,
-  MAX_SECTION_NAME,
   MAX_SECTIONS,
+  sectionNameSchema,
   type BeatGrid,
   type Section,
 } from '@riffscribe/core';
@@ -23,9 +23,6 @@ export const LONG_LESSON_BARS = 32;
 const MIN_SECTION_SECONDS = 0.05;
 /** Two times closer than this are the same (a seek lands within it). */
 const SAME_TIME = 1e-3;
-
-// eslint-disable-next-line no-control-regex -- the characters a name may not hold
-const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
 /** Sections by start, then end (the order the list, the keys and the server use). */
 export function sortSections<T extends SectionDraft>(sections: readonly T[]): T[] {
@@ -122,13 +119,7 @@ export function defaultSectionName(sections: readonly SectionDraft[]): string {
   return `Section ${String(n)}`;
 }
 
-/** What is wrong with a section name (the server's rules, core's sections.ts), or null. */
+/** What is wrong with a section name (the server's own rule, core's sectionNameSchema), or null. */
 export function sectionNameProblem(name: string): string | null {
-  const trimmed = name.trim();
-  if (trimmed === '') return 'A section needs a name.';
-  // Characters as the server counts them (code points: an emoji is one).
-  if (Array.from(trimmed).length > MAX_SECTION_NAME)
-    return `A section name can be at most ${String(MAX_SECTION_NAME)} characters.`;
-  if (CONTROL.test(trimmed)) return 'A section name may not contain control characters.';
-  return null;
+  return sectionNameSchema.safeParse(name).error?.issues[0]?.message ?? null;
 }
