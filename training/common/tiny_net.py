@@ -1,7 +1,11 @@
 """The small per-note networks of training/strikes and training/techniques: a two-hidden-layer
-MLP, its training loop on one CPU thread, and its export to ONNX as a probability."""
+MLP, its training loop on one CPU thread, the rows the lab writes for it, out-of-fold
+probabilities by clip, and its export to ONNX as a probability."""
+import json
 import os
+import random
 
+import numpy as np
 import torch
 
 
@@ -36,6 +40,32 @@ def train(x, y, steps, seed, balanced=False):
         loss.backward()
         opt.step()
     return net.eval()
+
+
+def load_rows(path):
+    """The lab's rows (`{"features": [...], "rows": [{"x", "y", "clip", ...}]}`): the rows, the
+    feature names, and x and y as float32 arrays."""
+    with open(path) as f:
+        data = json.load(f)
+    rows = data['rows']
+    x = np.array([r['x'] for r in rows], dtype=np.float32)
+    y = np.array([r['y'] for r in rows], dtype=np.float32)
+    return rows, data['features'], x, y
+
+
+def out_of_fold(rows, x, y, steps, seed, balanced=False, folds=5):
+    """Each row's probability from a network trained without its clip (`folds` folds of the
+    clips, shuffled by `seed`; fold k's network seeded `seed + k`). Returns (clips, prob)."""
+    clips = sorted({r['clip'] for r in rows})
+    random.Random(seed).shuffle(clips)
+    fold = {c: k % folds for k, c in enumerate(clips)}
+    which = np.array([fold[r['clip']] for r in rows])
+    prob = np.zeros(len(rows), dtype=np.float32)
+    for k in range(folds):
+        net = train(x[which != k], y[which != k], steps, seed + k, balanced=balanced)
+        with torch.no_grad():
+            prob[which == k] = torch.sigmoid(net(torch.from_numpy(x[which == k]))).numpy()
+    return len(clips), prob
 
 
 def export_probability(net, features, path, output):

@@ -17,7 +17,6 @@ this script. --export also writes packages/engine/models/strikes/strikes.onnx (i
 import argparse
 import json
 import os
-import random
 import sys
 import time
 
@@ -25,7 +24,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common.tiny_net import export_probability, train  # noqa: E402
+from common.tiny_net import export_probability, load_rows, out_of_fold, train  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
@@ -54,23 +53,10 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(1)
     started = time.time()
-    with open(DATA) as f:
-        data = json.load(f)
     # Both synthesizers, at seeds the eval never plays (packages/lab/src/strike-data.ts).
-    rows = data['rows']
-    names = data['features']
-    x = np.array([r['x'] for r in rows], dtype=np.float32)
-    y = np.array([r['y'] for r in rows], dtype=np.float32)
+    rows, names, x, y = load_rows(DATA)
     rule = np.array([r['rule'] for r in rows], dtype=np.float32)
-    clips = sorted({r['clip'] for r in rows})
-    random.Random(args.seed).shuffle(clips)
-    fold = {c: k % 5 for k, c in enumerate(clips)}
-    folds = np.array([fold[r['clip']] for r in rows])
-    prob = np.zeros(len(rows), dtype=np.float32)
-    for k in range(5):
-        net = train(x[folds != k], y[folds != k], args.steps, args.seed + k, balanced=True)
-        with torch.no_grad():
-            prob[folds == k] = torch.sigmoid(net(torch.from_numpy(x[folds == k]))).numpy()
+    clips, prob = out_of_fold(rows, x, y, args.steps, args.seed, balanced=True)
     pred = prob >= 0.5
     # Precision first: the network may only add strikes to the rule's (a note the rule takes as
     # picked stays picked), so a slur or slide mark needs both to agree.
@@ -84,7 +70,7 @@ def main():
             'network': scores(y[m] == 1, pred[m]),
             'rule or network at 0.5': scores(y[m] == 1, (rule[m] == 1) | (prob[m] >= 0.5)),
             'rule or network at 0.3': scores(y[m] == 1, (rule[m] == 1) | (prob[m] >= 0.3))}
-    result = {'features': names, 'steps': args.steps, 'seed': args.seed, 'clips': len(clips),
+    result = {'features': names, 'steps': args.steps, 'seed': args.seed, 'clips': clips,
               'all': {'network': scores(y == 1, pred), 'rule': scores(y == 1, rule == 1),
                       'rule or network at threshold': either},
               'by source': by_source}

@@ -18,7 +18,6 @@ threshold).
 import argparse
 import json
 import os
-import random
 import sys
 import time
 
@@ -26,7 +25,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from common.tiny_net import export_probability, train  # noqa: E402
+from common.tiny_net import export_probability, load_rows, out_of_fold, train  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, '..', '..'))
@@ -64,21 +63,8 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(1)
     started = time.time()
-    with open(DATA) as f:
-        data = json.load(f)
-    rows = data['rows']
-    names = data['features']
-    x = np.array([r['x'] for r in rows], dtype=np.float32)
-    y = np.array([r['y'] for r in rows], dtype=np.float32)
-    clips = sorted({r['clip'] for r in rows})
-    random.Random(args.seed).shuffle(clips)
-    fold = {c: k % 5 for k, c in enumerate(clips)}
-    folds = np.array([fold[r['clip']] for r in rows])
-    prob = np.zeros(len(rows), dtype=np.float32)
-    for k in range(5):
-        net = train(x[folds != k], y[folds != k], args.steps, args.seed + k)
-        with torch.no_grad():
-            prob[folds == k] = torch.sigmoid(net(torch.from_numpy(x[folds == k]))).numpy()
+    rows, names, x, y = load_rows(DATA)
+    clips, prob = out_of_fold(rows, x, y, args.steps, args.seed)
     techniques = sorted({r['technique'] for r in rows})
     by = {}
     for source in ('string-model', 'soundfont'):
@@ -86,7 +72,7 @@ def main():
         for tech in techniques:
             m = np.array([r['source'] == source and r['technique'] == tech for r in rows])
             by[source][tech] = summary(y[m] == 1, prob[m])
-    result = {'features': names, 'steps': args.steps, 'seed': args.seed, 'clips': len(clips),
+    result = {'features': names, 'steps': args.steps, 'seed': args.seed, 'clips': clips,
               'marks': len(rows), 'threshold': args.threshold,
               'all': summary(y == 1, prob), 'out of fold, by source and technique': by}
     result['seconds'] = round(time.time() - started, 1)
@@ -102,7 +88,7 @@ def main():
             slurs = {t: args.slur_threshold for t in ('slide', 'hammer_on', 'pull_off')}
             json.dump({'features': len(names), 'names': names, 'threshold': args.threshold,
                        'thresholds': slurs,
-                       'clips': len(clips), 'marks': len(rows), 'steps': args.steps,
+                       'clips': clips, 'marks': len(rows), 'steps': args.steps,
                        'seed': args.seed}, f, indent=1)
             f.write('\n')
         print(f'wrote {path} and gate.json')

@@ -5,6 +5,31 @@ import type { SpeedTrainer } from './speedTrainer';
 
 const percent = (speed: number) => Math.round(speed * 100);
 
+/** One of the trainer's numbers: a labelled number field, `range` its min, max and step. */
+function NumberField(props: {
+  label: string;
+  range: readonly [number, number, number];
+  value: number;
+  onChange: (value: number) => void;
+}) {
+  const [min, max, step] = props.range;
+  return (
+    <label>
+      {props.label}
+      <input
+        type="number"
+        min={min}
+        max={max}
+        step={step}
+        value={props.value}
+        onChange={(e) => {
+          props.onChange(Number(e.target.value));
+        }}
+      />
+    </label>
+  );
+}
+
 /**
  * The practice tools in the toolbar (issue 40): metronome, count-in, speed trainer and the
  * left-handed view, each with a key (K, I, T, G) shown in its title.
@@ -73,58 +98,38 @@ export function PracticePanel(props: {
           />
           <fieldset className="lp-practice-trainer">
             <legend>Speed trainer</legend>
-            <label>
-              Start %
-              <input
-                type="number"
-                min={25}
-                max={200}
-                step={5}
-                value={percent(t.start)}
-                onChange={(e) => {
-                  set({ start: Number(e.target.value) / 100 });
-                }}
-              />
-            </label>
-            <label>
-              Target %
-              <input
-                type="number"
-                min={25}
-                max={200}
-                step={5}
-                value={percent(t.target)}
-                onChange={(e) => {
-                  set({ target: Number(e.target.value) / 100 });
-                }}
-              />
-            </label>
-            <label>
-              Step %
-              <input
-                type="number"
-                min={1}
-                max={50}
-                step={1}
-                value={percent(t.step)}
-                onChange={(e) => {
-                  set({ step: Number(e.target.value) / 100 });
-                }}
-              />
-            </label>
-            <label>
-              Passes per step
-              <input
-                type="number"
-                min={1}
-                max={10}
-                step={1}
-                value={t.passes}
-                onChange={(e) => {
-                  set({ passes: Number(e.target.value) });
-                }}
-              />
-            </label>
+            <NumberField
+              label="Start %"
+              range={[25, 200, 5]}
+              value={percent(t.start)}
+              onChange={(v) => {
+                set({ start: v / 100 });
+              }}
+            />
+            <NumberField
+              label="Target %"
+              range={[25, 200, 5]}
+              value={percent(t.target)}
+              onChange={(v) => {
+                set({ target: v / 100 });
+              }}
+            />
+            <NumberField
+              label="Step %"
+              range={[1, 50, 1]}
+              value={percent(t.step)}
+              onChange={(v) => {
+                set({ step: v / 100 });
+              }}
+            />
+            <NumberField
+              label="Passes per step"
+              range={[1, 10, 1]}
+              value={t.passes}
+              onChange={(v) => {
+                set({ passes: v });
+              }}
+            />
             <button
               type="button"
               className="lp-tool"

@@ -1,6 +1,6 @@
 import { Popover } from '../../toolbar/Popover';
 import { ToggleRow } from '../ToggleRow';
-import { LISTEN_TEXT, type Listen, type PassRecord } from './useListen';
+import { CAL_CLICKS, CAL_NEEDED, LISTEN_TEXT, type Listen, type PassRecord } from './useListen';
 
 const percent = (share: number) => `${String(Math.round(share * 100))} %`;
 
@@ -12,13 +12,16 @@ function passLine(p: PassRecord): string {
   return `Pass ${String(p.number)} · ${percent(p.score)} · ${parts.join(', ')} · at ${percent(p.speed)}`;
 }
 
+/** What calibration asks for while it runs, in the panel and in the line under the toolbar. */
+const calibrating = (heard: number) =>
+  `Calibrating: play one note on each of the ${String(CAL_CLICKS)} clicks (${String(heard)} heard).`;
+
 /** The calibration's line in the panel. */
 function latencyLine(listen: Listen): string {
   const s = listen.status;
-  if (s.kind === 'calibrating')
-    return `Calibrating: play one note on each of the 8 clicks (${String(s.heard)} heard).`;
+  if (s.kind === 'calibrating') return calibrating(s.heard);
   if (s.kind === 'listening' && s.calibration === 'failed')
-    return 'Calibration needs a note on at least 5 of the 8 clicks. Try again (Q).';
+    return `Calibration needs a note on at least ${String(CAL_NEEDED)} of the ${String(CAL_CLICKS)} clicks. Try again (Q).`;
   if (listen.latency === null) return 'Not calibrated yet: it starts when you turn listening on.';
   return `Latency ${String(Math.round(listen.latency * 1000))} ms (calibrated on this browser).`;
 }
@@ -123,8 +126,7 @@ export function ListenBar(props: { listen: Listen }) {
     text = s.message;
     tone = 'warn';
   } else if (s.kind === 'starting') text = 'Starting the microphone…';
-  else if (s.kind === 'calibrating')
-    text = `Calibrating: play one note on each click (${String(s.heard)} of 8 heard).`;
+  else if (s.kind === 'calibrating') text = calibrating(s.heard);
   else if (listen.waitingFor) {
     text = `Waiting for ${listen.waitingFor}`;
     if (listen.quiet) {

@@ -17,12 +17,12 @@ import type { FromWorker } from './listen.worker';
 
 /** Calibration: clicks this far apart, this many, the first this long after the microphone starts. */
 const CAL_GAP_S = 0.5;
-const CAL_CLICKS = 8;
+export const CAL_CLICKS = 8;
 const CAL_LEAD_S = 1;
 /** A note counts for a click from this long before it to this long after. */
 const CAL_BEFORE_S = 0.1;
 const CAL_AFTER_S = 0.4;
-const CAL_NEEDED = 5;
+export const CAL_NEEDED = 5;
 /** How long after an attack its verdict can come (the analysis' evidence); sweeps wait for it. */
 const DECIDE_S = 0.15;
 /** An input below this RMS for QUIET_S while playing is too quiet. */
@@ -30,6 +30,8 @@ const QUIET_RMS = 0.003;
 const QUIET_S = 3;
 const TICK_MS = 25;
 const HISTORY = 10;
+/** The score of a pass under way counts the notes up to this far past the playhead. */
+const LATE_WINDOW = 0.3;
 const LATENCY_KEY = 'riffscribe.listen.latency';
 const LISTEN_RATE = 24000;
 
@@ -164,10 +166,11 @@ export function useListen(input: {
   } | null>(null);
   const clock = useRef<ClockSample[]>([]);
   const calibration = useRef<{ clicks: number[]; heard: number[]; timer: number } | null>(null);
-  const pass = useRef<{ from: number; last: number; number: number } | null>(null);
+  /** The pass being played: from where, how far so far, its number and the speed it is at. */
+  const pass = useRef<{ from: number; last: number; number: number; speed: number } | null>(null);
   const lastLoud = useRef(0);
   const waitPause = useRef(false);
-  const live = useRef({ latency, waitMode, loop, duration, checker, waiting, video, speed: 1 });
+  const live = useRef({ latency, waitMode, loop, duration, checker, waiting, video });
   useEffect(() => {
     live.current = {
       latency,
@@ -177,7 +180,6 @@ export function useListen(input: {
       checker,
       waiting,
       video,
-      speed: video?.playbackRate ?? 1,
     };
   }, [latency, waitMode, loop, duration, checker, waiting, video]);
 
@@ -216,9 +218,7 @@ export function useListen(input: {
     c.sweep(p.from, p.last - DECIDE_S);
     const s = c.score(p.from, p.last + 0.01);
     if (s.total > 0) {
-      setPasses((list) =>
-        [{ ...s, number: p.number, speed: live.current.speed }, ...list].slice(0, HISTORY),
-      );
+      setPasses((list) => [{ ...s, number: p.number, speed: p.speed }, ...list].slice(0, HISTORY));
     }
     setCurrent(null);
     bump();
@@ -230,7 +230,12 @@ export function useListen(input: {
     (from: number) => {
       const { loop: l, duration: d, checker: c } = live.current;
       passCount.current += 1;
-      pass.current = { from, last: from, number: passCount.current };
+      pass.current = {
+        from,
+        last: from,
+        number: passCount.current,
+        speed: live.current.video?.playbackRate ?? 1,
+      };
       c.clear(from, l && from >= l.start - 0.05 && from < l.end ? l.end : d + 1);
       setCurrent(c.score(from, from));
       bump();
@@ -480,6 +485,8 @@ export function useListen(input: {
         return;
       }
       p.last = lesson;
+      // The speed it was played at (the trainer sets the next pass's just after it starts).
+      p.speed = video.playbackRate || 1;
       const c = live.current.checker;
       if (live.current.waitMode) {
         const next = c.nextOpen(Math.max(p.from, lesson - 0.05));
@@ -546,6 +553,3 @@ export function useListen(input: {
     passCounts,
   };
 }
-
-/** The score of a pass counts the notes up to this far past the playhead. */
-const LATE_WINDOW = 0.3;
