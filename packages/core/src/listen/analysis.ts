@@ -55,8 +55,6 @@ export interface HeardOnset {
   salience: Float32Array;
   /** The same just before the attack (what was ringing already). */
   before: Float32Array;
-  /** RMS level around the attack. */
-  rms: number;
 }
 
 export interface HeardLevel {
@@ -160,7 +158,6 @@ export class ListenAnalyzer {
     hop: number;
     time: number;
     flux: number;
-    rms: number;
     before: Float32Array;
   }[] = [];
   private hops = 0;
@@ -321,7 +318,6 @@ export class ListenAnalyzer {
       hop: this.hops - 1,
       time,
       flux: b.flux,
-      rms: Math.max(b.rms, c.rms),
       before,
     });
   }
@@ -343,7 +339,7 @@ export class ListenAnalyzer {
         for (let i = 0; i < PITCH_COUNT; i += 1)
           salience[i] = (salience[i] ?? 0) + (entry.sal[i] ?? 0) / EVIDENCE_HOPS;
       }
-      this.events.onset({ time: p.time, decidedAt: end, salience, before: p.before, rms: p.rms });
+      this.events.onset({ time: p.time, decidedAt: end, salience, before: p.before });
     }
   }
 }
