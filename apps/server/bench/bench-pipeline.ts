@@ -168,6 +168,7 @@ async function main(): Promise<void> {
         RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
         RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
         RATE_LIMIT_STATIC_PER_MINUTE: '1000000',
+        UPLOAD_RATE_LIMIT_PER_MINUTE: '1000000',
       },
     });
     const startedAt = Date.now();
