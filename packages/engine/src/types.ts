@@ -36,6 +36,11 @@ export interface ClipAudio {
   readonly length: number;
   /** Samples `begin` to `end`, clamped to the clip as Float32Array.subarray clamps. */
   subarray(begin: number, end: number): Float32Array;
+  /**
+   * The sum of the squares of every sample, added in order, when the clip keeps it as it is
+   * written (spilled audio does), so that clipRms need not read it all back.
+   */
+  readonly sumOfSquares?: number;
 }
 
 /** A pitched note found in the audio, before it has a string. */

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { clipRms } from '../techniques/spectrum.js';
 import { SpilledAudio, SpilledRows, SpilledWords, SpillFile } from './spill.js';
 
 const spillDirs = () =>
@@ -40,6 +41,16 @@ describe('SpillFile', () => {
     audio.append(new Float32Array(100).fill(0.25));
     expect(spillDirs()).toHaveLength(before);
     expect(audio.subarray(50, 52)).toEqual(new Float32Array([0.25, 0.25]));
+    audio.close();
+  });
+
+  it('keeps the sum of squares clipRms reads: the same number as reading the samples back', () => {
+    const samples = Float32Array.from({ length: 300_000 }, (_, i) => Math.sin(i * 0.013) * 0.4);
+    const audio = new SpilledAudio();
+    // Pieces of uneven sizes, as a decoder gives them.
+    for (let from = 0; from < samples.length; from += 7_919)
+      audio.append(samples.subarray(from, from + 7_919));
+    expect(clipRms(audio)).toBe(clipRms(samples));
     audio.close();
   });
 });

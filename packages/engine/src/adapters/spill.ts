@@ -162,6 +162,16 @@ export class SpilledWords {
     return this.last[index - page * this.pageWords] ?? 0;
   }
 
+  /** Values from `begin` on into `out` (0 past what was written), in one read from the file. */
+  read(begin: number, out: Uint16Array): void {
+    const from = Math.max(0, begin);
+    const count = Math.max(0, Math.min(out.length - (from - begin), this.written - from));
+    out.fill(0);
+    if (count === 0) return;
+    const at = from - begin;
+    readAll(this.open(), new Uint8Array(out.buffer, out.byteOffset + at * 2, count * 2), from * 2);
+  }
+
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
@@ -206,13 +216,22 @@ export class SpilledWords {
 /** A clip's samples on disk (see SpillFile), read as ClipAudio. */
 export class SpilledAudio implements ClipAudio {
   private readonly file = new SpillFile();
+  private squares = 0;
 
   get length(): number {
     return this.file.length;
   }
 
+  /** Sum of the squares of the samples, added in order as they came (see clipRms). */
+  get sumOfSquares(): number {
+    return this.squares;
+  }
+
   append(samples: Float32Array): void {
     this.file.append(samples);
+    let sum = this.squares;
+    for (const v of samples) sum += v * v;
+    this.squares = sum;
   }
 
   subarray(begin: number, end: number): Float32Array {

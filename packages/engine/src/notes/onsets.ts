@@ -1,5 +1,5 @@
 import type { ModelOutput } from '../types.js';
-import { peakOver, valueAt } from './posteriorgram.js';
+import { MIDI_OFFSET, NOTE_BINS, peakOver, valueAt } from './posteriorgram.js';
 
 /**
  * Where notes begin (pure): local maxima over time of each pitch's onset activation.
@@ -36,52 +36,88 @@ export const CONFIRMING_RISE = 0.2;
 /** Frames after the peak in which the confirming rise must happen (about 46 ms). */
 export const CONFIRM_FRAMES = 4;
 
-/** The onset activation, optionally raised to the inferred onsets. Rows cover every bin. */
-function onsetStrength(output: ModelOutput, opts: OnsetOptions): (t: number, p: number) => number {
-  const { frames, onsets } = output;
-  if (opts.inferOnsets === false) return (t, p) => valueAt(onsets, t, p);
-  // Inferred onset: the smaller of the rises over one and over two frames, so that a single
-  // noisy frame does not count.
-  const rise = (t: number, p: number): number => {
-    if (t < 2) return 0;
-    const f = valueAt(frames, t, p);
-    return Math.max(0, Math.min(f - valueAt(frames, t - 1, p), f - valueAt(frames, t - 2, p)));
-  };
-  let riseMax = 0;
-  let onsetMax = 0;
-  for (let t = 0; t < frames.length; t++) {
-    for (let p = opts.minPitch; p <= opts.maxPitch; p++) {
-      onsetMax = Math.max(onsetMax, valueAt(onsets, t, p));
-      riseMax = Math.max(riseMax, rise(t, p));
-    }
-  }
-  const scale = riseMax > 0 ? onsetMax / riseMax : 0;
-  return (t, p) => Math.max(valueAt(onsets, t, p), rise(t, p) * scale);
-}
+/** Frames read from the grids at a time by findOnsets. */
+const CHUNK_FRAMES = 512;
+/** Frames before a chunk that its frames' strengths read (t - 1 and that frame's rise). */
+const BEFORE = 3;
 
 /**
  * Onsets sorted by frame, then pitch. A peak is a frame whose strength is above the previous
- * frame's and at least the next frame's (the first frame of a plateau).
+ * frame's and at least the next frame's (the first frame of a plateau). The strength is the onset
+ * activation, optionally raised to the inferred onsets (the smaller of the note activation's rises
+ * over one and over two frames, so that a single noisy frame does not count), scaled to the onset
+ * activation's range. The grids are read a chunk of frames at a time, in two passes (the scale,
+ * then the peaks).
  */
 export function findOnsets(output: ModelOutput, opts: OnsetOptions): Onset[] {
-  const { frames } = output;
+  const { frames, onsets } = output;
   const n = frames.length;
-  const strength = onsetStrength(output, opts);
+  const infer = opts.inferOnsets !== false;
   const floor =
     opts.weakOnsets === false ? opts.onsetThreshold : opts.onsetThreshold * WEAK_ONSET_FACTOR;
-  const out: Onset[] = [];
-  for (let t = 0; t < n; t++) {
-    for (let p = opts.minPitch; p <= opts.maxPitch; p++) {
-      const v = strength(t, p);
-      if (v <= floor) continue;
-      if (!(v > (t > 0 ? strength(t - 1, p) : 0) && (t === n - 1 || v >= strength(t + 1, p))))
-        continue;
-      if (v <= opts.onsetThreshold) {
-        const before = Math.min(valueAt(frames, t - 1, p), valueAt(frames, t - 2, p));
-        const after = peakOver(frames, p, t, t + CONFIRM_FRAMES);
-        if (after < opts.amplitudeThreshold || after - before < CONFIRMING_RISE) continue;
+  const lowBin = Math.max(0, opts.minPitch - MIDI_OFFSET);
+  const highBin = Math.min(NOTE_BINS - 1, opts.maxPitch - MIDI_OFFSET);
+  const rows = CHUNK_FRAMES + BEFORE + 1;
+  const noteValues = new Float64Array(rows * NOTE_BINS);
+  const onsetValues = new Float64Array(rows * NOTE_BINS);
+  /** Frames [chunk - BEFORE, chunk + CHUNK_FRAMES + 1) of both grids; returns the first. */
+  const load = (chunk: number): number => {
+    const first = chunk - BEFORE;
+    frames.readFrames(first, first + rows, noteValues);
+    onsets.readFrames(first, first + rows, onsetValues);
+    return first;
+  };
+  // The rise of the note activation at frame t, value index i (the frame's row at i - bin).
+  const rise = (t: number, i: number): number => {
+    if (t < 2) return 0;
+    const f = noteValues[i] ?? 0;
+    return Math.max(
+      0,
+      Math.min(f - (noteValues[i - NOTE_BINS] ?? 0), f - (noteValues[i - 2 * NOTE_BINS] ?? 0)),
+    );
+  };
+  let scale = 0;
+  if (infer) {
+    let riseMax = 0;
+    let onsetMax = 0;
+    for (let chunk = 0; chunk < n; chunk += CHUNK_FRAMES) {
+      const first = load(chunk);
+      const end = Math.min(n, chunk + CHUNK_FRAMES);
+      for (let t = chunk; t < end; t++) {
+        const row = (t - first) * NOTE_BINS;
+        for (let b = lowBin; b <= highBin; b++) {
+          onsetMax = Math.max(onsetMax, onsetValues[row + b] ?? 0);
+          riseMax = Math.max(riseMax, rise(t, row + b));
+        }
       }
-      out.push({ frame: t, pitch: p });
+    }
+    scale = riseMax > 0 ? onsetMax / riseMax : 0;
+  }
+  const strength = (t: number, i: number): number =>
+    infer ? Math.max(onsetValues[i] ?? 0, rise(t, i) * scale) : (onsetValues[i] ?? 0);
+  const out: Onset[] = [];
+  for (let chunk = 0; chunk < n; chunk += CHUNK_FRAMES) {
+    const first = load(chunk);
+    const end = Math.min(n, chunk + CHUNK_FRAMES);
+    for (let t = chunk; t < end; t++) {
+      const row = (t - first) * NOTE_BINS;
+      for (let b = lowBin; b <= highBin; b++) {
+        const i = row + b;
+        const v = strength(t, i);
+        if (v <= floor) continue;
+        if (!(
+          v > (t > 0 ? strength(t - 1, i - NOTE_BINS) : 0) &&
+          (t === n - 1 || v >= strength(t + 1, i + NOTE_BINS))
+        ))
+          continue;
+        const p = b + MIDI_OFFSET;
+        if (v <= opts.onsetThreshold) {
+          const before = Math.min(valueAt(frames, t - 1, p), valueAt(frames, t - 2, p));
+          const after = peakOver(frames, p, t, t + CONFIRM_FRAMES);
+          if (after < opts.amplitudeThreshold || after - before < CONFIRMING_RISE) continue;
+        }
+        out.push({ frame: t, pitch: p });
+      }
     }
   }
   return out;

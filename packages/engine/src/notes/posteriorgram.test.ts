@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SpilledWords } from '../adapters/spill.js';
 import { Activation, activationRows, NOTE_BINS, peakOver, valueAt } from './posteriorgram.js';
 
 const frame = (fill: (b: number) => number) =>
@@ -41,6 +42,36 @@ describe('Activation (16-bit posteriorgram)', () => {
         expect(v).toBeCloseTo(rows[t]?.[b] ?? -1, 4);
       });
     });
+  });
+
+  it('reads runs of frames as value reads them, in memory and on disk, across blocks and edges', () => {
+    const rows = Array.from({ length: 11 }, (_, t) => frame((b) => ((t * 13 + b * 7) % 17) / 16));
+    const inMemory = new Activation(4);
+    const store = new SpilledWords(NOTE_BINS * 3, 2);
+    const onDisk = new Activation(4, store);
+    for (let t = 0; t < 11; t += 4) {
+      const block = rows.slice(t, t + 4).flatMap((r) => [...r]);
+      inMemory.append(block);
+      onDisk.append(block);
+    }
+    onDisk.limit(10);
+    inMemory.limit(10);
+    for (const [from, to] of [
+      [0, 11],
+      [-2, 3],
+      [3, 9],
+      [8, 14],
+      [12, 13],
+    ] as const) {
+      for (const grid of [inMemory, onDisk]) {
+        const out = new Float64Array((to - from) * NOTE_BINS).fill(-1);
+        grid.readFrames(from, to, out);
+        for (let t = from; t < to; t++)
+          for (let b = 0; b < NOTE_BINS; b++)
+            expect(out[(t - from) * NOTE_BINS + b]).toBe(grid.value(t, b));
+      }
+    }
+    store.close();
   });
 
   it('refuses a block after a short one and partial frames', () => {

@@ -12,6 +12,8 @@ export interface WordStore {
   append(values: Uint16Array): void;
   /** Value at a flat index (frame * NOTE_BINS + bin). */
   get(index: number): number;
+  /** Values from flat index `begin` on into `out` (as many as it holds; 0 past the end). */
+  read(begin: number, out: Uint16Array): void;
 }
 
 /**
@@ -43,6 +45,8 @@ export class Activation implements RowSource {
   private readonly blocks: Uint16Array[] = [];
   private frames = 0;
   private stored = 0;
+  /** Levels read from the store by readFrames, reused. */
+  private scratch = new Uint16Array(0);
 
   constructor(
     private readonly blockFrames: number,
@@ -100,6 +104,42 @@ export class Activation implements RowSource {
     if (this.store) return this.store.get(t * NOTE_BINS + bin) * STEP;
     const block = this.blocks[Math.floor(t / this.blockFrames)];
     return (block?.[(t % this.blockFrames) * NOTE_BINS + bin] ?? 0) * STEP;
+  }
+
+  /**
+   * Frames `from` to `to` (exclusive) into `out`, NOTE_BINS values a frame from out[0], each the
+   * number `value` gives (0 outside the grid): a run of frames read at once instead of value by
+   * value (the refiner reads every frame of the clip).
+   */
+  readFrames(from: number, to: number, out: Float64Array): void {
+    const count = Math.max(0, to - from);
+    if (out.length < count * NOTE_BINS) throw new RangeError('out is too short for those frames');
+    out.fill(0, 0, count * NOTE_BINS);
+    const lo = Math.max(0, from);
+    const hi = Math.min(this.frames, to);
+    if (hi <= lo) return;
+    const offset = (lo - from) * NOTE_BINS;
+    const words = (hi - lo) * NOTE_BINS;
+    if (this.store) {
+      if (this.scratch.length < words) this.scratch = new Uint16Array(words);
+      const levels = this.scratch.subarray(0, words);
+      this.store.read(lo * NOTE_BINS, levels);
+      for (let i = 0; i < words; i++) out[offset + i] = (levels[i] ?? 0) * STEP;
+      return;
+    }
+    for (let t = lo; t < hi;) {
+      const b = Math.floor(t / this.blockFrames);
+      const block = this.blocks[b];
+      const first = b * this.blockFrames;
+      const end = Math.min(hi, first + this.blockFrames);
+      if (block) {
+        const base = (t - first) * NOTE_BINS;
+        const n = (end - t) * NOTE_BINS;
+        const at = offset + (t - lo) * NOTE_BINS;
+        for (let i = 0; i < n; i++) out[at + i] = (block[base + i] ?? 0) * STEP;
+      }
+      t = end;
+    }
   }
 
   /** Frame `t` as a new row of NOTE_BINS values; undefined outside the grid. */

@@ -63,14 +63,17 @@ export function refinerInput(output: ModelOutput, from: number, to: number): Flo
   const plane = frames * REFINER_BINS;
   const input = new Float32Array(REFINER_CHANNELS * plane);
   const first = REFINER_LOW_PITCH - MIDI_OFFSET;
+  const notes = new Float64Array(frames * NOTE_BINS);
+  const onsets = new Float64Array(frames * NOTE_BINS);
+  output.frames.readFrames(from, to, notes);
+  output.onsets.readFrames(from, to, onsets);
   for (let t = 0; t < frames; t++) {
-    const frame = from + t;
-    const contour = output.contours.at(frame);
+    const contour = output.contours.at(from + t);
     for (let b = 0; b < REFINER_BINS; b++) {
       const bin = first + b;
       const i = t * REFINER_BINS + b;
-      input[i] = output.frames.value(frame, bin);
-      input[plane + i] = output.onsets.value(frame, bin);
+      input[i] = notes[t * NOTE_BINS + bin] ?? 0;
+      input[plane + i] = onsets[t * NOTE_BINS + bin] ?? 0;
       for (let k = 0; k < CONTOUR_BINS_PER_SEMITONE; k++)
         input[(2 + k) * plane + i] = contour?.[bin * CONTOUR_BINS_PER_SEMITONE + k] ?? 0;
     }
@@ -127,6 +130,9 @@ export async function refineActivations(
 ): Promise<RefinedActivations> {
   const n = output.frames.length;
   const first = REFINER_LOW_PITCH - MIDI_OFFSET;
+  // Basic Pitch's own values of a chunk, read at once.
+  const heardOnsets = new Float64Array(REFINER_CHUNK * NOTE_BINS);
+  const heardNotes = new Float64Array(REFINER_CHUNK * NOTE_BINS);
   for (let start = 0; start < n; start += REFINER_CHUNK) {
     const end = Math.min(n, start + REFINER_CHUNK);
     const from = Math.max(0, start - REFINER_CONTEXT);
@@ -134,11 +140,13 @@ export async function refineActivations(
     const refined = await run(refinerInput(output, from, to), to - from);
     const onsets = new Float32Array((end - start) * NOTE_BINS);
     const frames = new Float32Array((end - start) * NOTE_BINS);
+    output.onsets.readFrames(start, end, heardOnsets);
+    output.frames.readFrames(start, end, heardNotes);
     for (let t = start; t < end; t++) {
       const row = (t - start) * NOTE_BINS;
       for (let bin = 0; bin < NOTE_BINS; bin++) {
-        const onset = output.onsets.value(t, bin);
-        const note = output.frames.value(t, bin);
+        const onset = heardOnsets[row + bin] ?? 0;
+        const note = heardNotes[row + bin] ?? 0;
         const b = bin - first;
         const inside = b >= 0 && b < REFINER_BINS;
         const at = (t - from) * REFINER_BINS + b;

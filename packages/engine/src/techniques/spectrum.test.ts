@@ -38,16 +38,19 @@ describe('fft', () => {
 });
 
 describe('realFft', () => {
-  it.each([4, 8, 64, 512])('gives bins 0..n/2 of the transform of a real signal at %i points', (n) => {
-    const x = Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) + (i % 5) * 0.1);
-    const [wantRe, wantIm] = dft(x, new Float64Array(n));
-    const into = spectrumBuffer(n);
-    realFft(x, into);
-    for (let k = 0; k <= n / 2; k++) {
-      expect(into.re[k]).toBeCloseTo(wantRe[k] ?? 0, 9);
-      expect(into.im[k]).toBeCloseTo(wantIm[k] ?? 0, 9);
-    }
-  });
+  it.each([4, 8, 64, 512])(
+    'gives bins 0..n/2 of the transform of a real signal at %i points',
+    (n) => {
+      const x = Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.37) + (i % 5) * 0.1);
+      const [wantRe, wantIm] = dft(x, new Float64Array(n));
+      const into = spectrumBuffer(n);
+      realFft(x, into);
+      for (let k = 0; k <= n / 2; k++) {
+        expect(into.re[k]).toBeCloseTo(wantRe[k] ?? 0, 9);
+        expect(into.im[k]).toBeCloseTo(wantIm[k] ?? 0, 9);
+      }
+    },
+  );
 });
 
 describe('frameSpectrumPair', () => {
