@@ -269,12 +269,15 @@ export async function lessonNotes(
 }
 
 /**
- * Transcribes a video or audio file: probe (unless `options.probed` says what a probe found),
- * then decode to mono 22050 Hz and run the note model
- * at the same time, a batch of windows as soon as the decoder has produced it (the decoder waits
- * for the model, so undecoded audio never piles up), then the stages after the model on the
- * whole clip. The notes come out exactly as `transcribeAudio` gives them for the decoded clip:
- * the model's batches do not depend on how the audio arrives.
+ * Transcribes a video or audio file: probe (unless `options.probed` says what a probe found) and
+ * decode to mono 22050 Hz at the same time, then run the note model as the audio comes, a batch
+ * of windows as soon as the decoder has produced it (the decoder waits for the model, so
+ * undecoded audio never piles up), then the stages after the model on the whole clip. The
+ * decoder's first samples wait for the probe (ffmpeg waits on its pipe meanwhile): a file the
+ * probe refuses is refused with the probe's words, and nothing is transcribed before the length
+ * limit has been checked; only the decoder's start-up runs beside the probe. The notes come out
+ * exactly as `transcribeAudio` gives them for the decoded clip: the model's batches do not
+ * depend on how the audio arrives.
  * Throws EngineError for media it cannot use (empty, unreadable, no audio, too long).
  */
 export async function transcribe(
@@ -286,21 +289,17 @@ export async function transcribe(
   const report = reporter(onProgress);
   const { signal } = options;
   report('probing');
-  let info: { durationSeconds: number };
-  if (options.probed) {
-    info = options.probed;
-    checkDuration(info.durationSeconds, options.maxDurationSeconds);
-  } else {
-    info = await probeMedia(file, {
-      ...(options.maxDurationSeconds === undefined
-        ? {}
-        : { maxDurationSeconds: options.maxDurationSeconds }),
-      ...(signal ? { signal } : {}),
-    });
-  }
-  throwIfAborted(signal);
-  report('extracting_audio');
-  const expected = Math.ceil(info.durationSeconds * SAMPLE_RATE);
+  const probing: Promise<{ durationSeconds: number }> = options.probed
+    ? Promise.resolve(options.probed).then((probed) => {
+        checkDuration(probed.durationSeconds, options.maxDurationSeconds);
+        return probed;
+      })
+    : probeMedia(file, {
+        ...(options.maxDurationSeconds === undefined
+          ? {}
+          : { maxDurationSeconds: options.maxDurationSeconds }),
+        ...(signal ? { signal } : {}),
+      });
   // What grows with the video's length goes to disk (adapters/spill.ts): the samples, which the
   // techniques stage reads back around each note, and the model's outputs.
   const audio = new SpilledAudio();
@@ -309,29 +308,47 @@ export async function transcribe(
     frames: new SpilledWords(),
     onsets: new SpilledWords(),
   };
-  try {
-    const windows = windowCount(expected);
-    const model = new ModelStream((done) => {
+  let model: ModelStream | undefined;
+  const ready = probing.then((info) => {
+    throwIfAborted(signal);
+    report('extracting_audio');
+    const windows = windowCount(Math.ceil(info.durationSeconds * SAMPLE_RATE));
+    model = new ModelStream((done) => {
       report('transcribing', Math.min(1, done / windows));
     }, stores);
-    await streamAudio(
-      file,
-      (piece) => {
-        audio.append(piece);
-        return model.push(piece);
-      },
-      {
-        ...(signal ? { signal } : {}),
-        ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
-        // The header's duration is only a claim: the limit holds on the audio itself.
-        ...(options.maxDurationSeconds === undefined
-          ? {}
-          : { refuseOverSeconds: options.maxDurationSeconds }),
-        // The decoder waits for the model: allow for both, at a generous real-time factor.
-        timeoutMs: DECODE_TIMEOUT_MS + info.durationSeconds * 1000,
-      },
-    );
-    const output = await model.end();
+    return model;
+  });
+  const decodeLimit = probing.then((info) => DECODE_TIMEOUT_MS + info.durationSeconds * 1000);
+  // Both are awaited below or by the decoder, perhaps after they have failed: marked as handled
+  // now, so that an early failure of the probe is not an unhandled rejection meanwhile.
+  ready.catch(() => undefined);
+  decodeLimit.catch(() => undefined);
+  try {
+    try {
+      await streamAudio(
+        file,
+        async (piece) => {
+          const stream = model ?? (await ready);
+          audio.append(piece);
+          return stream.push(piece);
+        },
+        {
+          ...(signal ? { signal } : {}),
+          ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
+          // The header's duration is only a claim: the limit holds on the audio itself.
+          ...(options.maxDurationSeconds === undefined
+            ? {}
+            : { refuseOverSeconds: options.maxDurationSeconds }),
+          // The decoder waits for the model: allow for both, at a generous real-time factor.
+          timeoutMs: decodeLimit,
+        },
+      );
+    } catch (error) {
+      // The probe's refusal says more than the decoder's (no sound track, too long, unreadable).
+      await ready;
+      throw error;
+    }
+    const output = await (await ready).end();
     throwIfAborted(signal);
     return await finishTranscription(
       audio,

@@ -306,7 +306,26 @@ describe('decodeAudio', () => {
   });
 
   it('kills ffmpeg on timeout and on cancel', async () => {
+    /** A promise whose rejection is handled elsewhere too (as transcribe hands its probe's on). */
+    const later = <T>(promise: Promise<T>): Promise<T> => {
+      promise.catch(() => undefined);
+      return promise;
+    };
     await expectCode(decodeAudio(file('video.mp4'), { timeoutMs: 1 }), 'timeout');
+    // A limit that is known only later (a probe beside the decoder): counted from the start.
+    await expectCode(
+      decodeAudio(file('video.mp4'), {
+        timeoutMs: new Promise((resolve) => setTimeout(() => resolve(1), 5)),
+      }),
+      'timeout',
+    );
+    // ... and when it cannot be known, the decoder stops with the reason.
+    await expectCode(
+      decodeAudio(file('video.mp4'), {
+        timeoutMs: later(Promise.reject(new EngineError('unreadable_media', 'Unreadable.'))),
+      }),
+      'unreadable_media',
+    );
     const controller = new AbortController();
     const pending = decodeAudio(file('video.mp4'), { signal: controller.signal });
     controller.abort();

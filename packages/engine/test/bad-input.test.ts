@@ -127,6 +127,10 @@ beforeAll(() => {
   if (at < 0 || mka[at + 2] !== 0x88) throw new Error('no 8-byte Duration in the Matroska header');
   mka.writeDoubleBE(25_000, at + 3);
   writeFileSync(p('claims-25s.mka'), mka);
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', 'color=c=black:s=320x240:r=25:d=2'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', p('no-sound.mp4')],
+  ]);
   writeFileSync(p('truncated.mp4'), readFileSync(files['whole.mp4']!));
   truncateSync(files['truncated.mp4']!, Math.floor(statSync(files['whole.mp4']!).size / 3));
 });
@@ -146,6 +150,12 @@ describe('bad input through the engine API', () => {
 
   it('refuses a text file named .mp4', () => refuses('text.mp4', 'unreadable_media'));
   it('refuses a 0-byte file', () => refuses('empty.mp4', 'empty_file'));
+  it("refuses a video without a sound track in the probe's words (it runs beside the decoder)", async () => {
+    await refuses('no-sound.mp4', 'no_audio_stream');
+    await expect(transcribe(files['no-sound.mp4']!, config)).rejects.toThrow(
+      'This video has no sound track. Record or export it with sound and upload it again.',
+    );
+  });
   it('refuses a truncated video', () => refuses('truncated.mp4', 'unreadable_media'));
   it('refuses media over the caller limit', async () => {
     const error = await transcribe(files['whole.mp4']!, config, undefined, {

@@ -330,8 +330,11 @@ const DAMAGE = /partial file|corrupt|invalid data|error while decoding|truncat/i
 /** Options of `streamAudio` and `decodeAudio`. */
 export interface DecodeOptions {
   signal?: AbortSignal;
-  /** Kill ffmpeg after this long (default 3 minutes). */
-  timeoutMs?: number;
+  /**
+   * Kill ffmpeg after this long (default 3 minutes); a promise of it when it depends on a probe
+   * running beside the decoder (runTool).
+   */
+  timeoutMs?: number | Promise<number>;
   /** Decode at most this many seconds from the start. */
   maxSeconds?: number;
   /**

@@ -53,8 +53,13 @@ export interface ToolResult {
 export interface ToolOptions {
   /** Kills the process (SIGKILL) when aborted; the promise rejects with EngineError 'cancelled'. */
   signal?: AbortSignal | undefined;
-  /** Wall-clock limit in milliseconds; the promise rejects with EngineError 'timeout'. */
-  timeoutMs: number;
+  /**
+   * Wall-clock limit in milliseconds from the start; the promise rejects with EngineError
+   * 'timeout'. A promise of it when the limit is not known yet (it depends on a probe running
+   * beside the tool): no limit runs until it settles, so it must settle on its own (the probe
+   * has a limit of its own); when it rejects, the tool is stopped with that error.
+   */
+  timeoutMs: number | Promise<number>;
   /** What the user is waiting for, used in the timeout message ("Reading the file"). */
   activity: string;
   /**
@@ -99,14 +104,29 @@ export function runTool(
     const kill = () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => {
-      failure ??= new EngineError(
-        'timeout',
-        `${opts.activity} took longer than ${Math.round(opts.timeoutMs / 1000)} seconds and was stopped. ` +
-          'Try a shorter clip or a more common format such as MP4 or WAV.',
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    let ended = false;
+    const arm = (limitMs: number) => {
+      if (ended) return;
+      timer = setTimeout(
+        () => {
+          failure ??= new EngineError(
+            'timeout',
+            `${opts.activity} took longer than ${Math.round(limitMs / 1000)} seconds and was stopped. ` +
+              'Try a shorter clip or a more common format such as MP4 or WAV.',
+          );
+          kill();
+        },
+        Math.max(0, limitMs - (Date.now() - started)),
       );
-      kill();
-    }, opts.timeoutMs);
+    };
+    if (typeof opts.timeoutMs === 'number') arm(opts.timeoutMs);
+    else
+      opts.timeoutMs.then(arm, (err: unknown) => {
+        failure ??= err instanceof Error ? err : new Error(String(err));
+        kill();
+      });
     const onAbort = () => {
       failure ??= cancelledError();
       kill();
@@ -157,6 +177,7 @@ export function runTool(
       failure ??= new Error(`Could not start ${binary}: ${err.message}`);
     });
     child.on('close', (code, signal) => {
+      ended = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
       if (failure !== undefined) {
