@@ -1,5 +1,5 @@
 import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
-import { checkDuration, probeMedia, streamAudio } from './adapters/media.js';
+import { checkDuration, streamAudio, type DeclaredInput } from './adapters/media.js';
 import { loadModel, ModelStream, runModel, windowCount } from './adapters/model.js';
 import { SpilledAudio, SpilledRows, SpilledWords } from './adapters/spill.js';
 import { EngineError } from './errors.js';
@@ -268,16 +268,19 @@ export async function lessonNotes(
   return { detected, tab, notes };
 }
 
+/** Decoder time limit when the clip's length is not known (no probe, no length in its header). */
+const UNKNOWN_LENGTH_SECONDS = 3600;
+
 /**
- * Transcribes a video or audio file: probe (unless `options.probed` says what a probe found) and
- * decode to mono 22050 Hz at the same time, then run the note model as the audio comes, a batch
- * of windows as soon as the decoder has produced it (the decoder waits for the model, so
- * undecoded audio never piles up), then the stages after the model on the whole clip. The
- * decoder's first samples wait for the probe (ffmpeg waits on its pipe meanwhile): a file the
- * probe refuses is refused with the probe's words, and nothing is transcribed before the length
- * limit has been checked; only the decoder's start-up runs beside the probe. The notes come out
- * exactly as `transcribeAudio` gives them for the decoded clip: the model's batches do not
- * depend on how the audio arrives.
+ * Transcribes a video or audio file in one media pass: ffmpeg decodes it to mono 22050 Hz and
+ * the note model runs as the audio comes, a batch of windows as soon as the decoder has produced
+ * it (the decoder waits for the model, so undecoded audio never piles up), then the stages after
+ * the model run on the whole clip. The clip's length comes from `options.probed` (what the
+ * caller's probe found) or else from the decoder's own description of its input, before any
+ * audio is used (no separate probe: streamAudio's onInput); either is checked against
+ * `options.maxDurationSeconds`, and the decoded audio is held to it whatever the header claims.
+ * The notes come out exactly as `transcribeAudio` gives them for the decoded clip: the model's
+ * batches do not depend on how the audio arrives.
  * Throws EngineError for media it cannot use (empty, unreadable, no audio, too long).
  */
 export async function transcribe(
@@ -289,17 +292,34 @@ export async function transcribe(
   const report = reporter(onProgress);
   const { signal } = options;
   report('probing');
-  const probing: Promise<{ durationSeconds: number }> = options.probed
-    ? Promise.resolve(options.probed).then((probed) => {
-        checkDuration(probed.durationSeconds, options.maxDurationSeconds);
-        return probed;
-      })
-    : probeMedia(file, {
-        ...(options.maxDurationSeconds === undefined
-          ? {}
-          : { maxDurationSeconds: options.maxDurationSeconds }),
-        ...(signal ? { signal } : {}),
-      });
+  let windows: number | undefined;
+  /** The clip's length is known (or known to be unknown): check it, size the progress. */
+  const lengthKnown = (seconds: number | undefined): number => {
+    if (seconds !== undefined) {
+      checkDuration(seconds, options.maxDurationSeconds);
+      windows = windowCount(Math.ceil(seconds * SAMPLE_RATE));
+    }
+    throwIfAborted(signal);
+    report('extracting_audio');
+    // The decoder waits for the model: allow for both, at a generous real-time factor.
+    return (
+      DECODE_TIMEOUT_MS + (seconds ?? options.maxDurationSeconds ?? UNKNOWN_LENGTH_SECONDS) * 1000
+    );
+  };
+  let decodeLimit: number | Promise<number>;
+  let setLimit: (ms: number) => void = () => undefined;
+  let unknownLimit: NodeJS.Timeout | undefined;
+  if (options.probed) {
+    decodeLimit = lengthKnown(options.probed.durationSeconds);
+  } else {
+    decodeLimit = new Promise<number>((resolve) => {
+      setLimit = resolve;
+    });
+    // Until the decoder has described its input, it has the limit it would have for no audio.
+    unknownLimit = setTimeout(() => {
+      setLimit(DECODE_TIMEOUT_MS);
+    }, DECODE_TIMEOUT_MS);
+  }
   // What grows with the video's length goes to disk (adapters/spill.ts): the samples, which the
   // techniques stage reads back around each note, and the model's outputs.
   const audio = new SpilledAudio();
@@ -308,47 +328,35 @@ export async function transcribe(
     frames: new SpilledWords(),
     onsets: new SpilledWords(),
   };
-  let model: ModelStream | undefined;
-  const ready = probing.then((info) => {
-    throwIfAborted(signal);
-    report('extracting_audio');
-    const windows = windowCount(Math.ceil(info.durationSeconds * SAMPLE_RATE));
-    model = new ModelStream((done) => {
-      report('transcribing', Math.min(1, done / windows));
-    }, stores);
-    return model;
-  });
-  const decodeLimit = probing.then((info) => DECODE_TIMEOUT_MS + info.durationSeconds * 1000);
-  // Both are awaited below or by the decoder, perhaps after they have failed: marked as handled
-  // now, so that an early failure of the probe is not an unhandled rejection meanwhile.
-  ready.catch(() => undefined);
-  decodeLimit.catch(() => undefined);
   try {
-    try {
-      await streamAudio(
-        file,
-        async (piece) => {
-          const stream = model ?? (await ready);
-          audio.append(piece);
-          return stream.push(piece);
-        },
-        {
-          ...(signal ? { signal } : {}),
-          ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
-          // The header's duration is only a claim: the limit holds on the audio itself.
-          ...(options.maxDurationSeconds === undefined
-            ? {}
-            : { refuseOverSeconds: options.maxDurationSeconds }),
-          // The decoder waits for the model: allow for both, at a generous real-time factor.
-          timeoutMs: decodeLimit,
-        },
-      );
-    } catch (error) {
-      // The probe's refusal says more than the decoder's (no sound track, too long, unreadable).
-      await ready;
-      throw error;
-    }
-    const output = await (await ready).end();
+    const model = new ModelStream((done) => {
+      if (windows !== undefined) report('transcribing', Math.min(1, done / windows));
+    }, stores);
+    await streamAudio(
+      file,
+      (piece) => {
+        audio.append(piece);
+        return model.push(piece);
+      },
+      {
+        ...(signal ? { signal } : {}),
+        ...(options.chunkSamples === undefined ? {} : { chunkSamples: options.chunkSamples }),
+        // The header's duration is only a claim: the limit holds on the audio itself.
+        ...(options.maxDurationSeconds === undefined
+          ? {}
+          : { refuseOverSeconds: options.maxDurationSeconds }),
+        timeoutMs: decodeLimit,
+        ...(options.probed
+          ? {}
+          : {
+              onInput: (input: DeclaredInput) => {
+                clearTimeout(unknownLimit);
+                setLimit(lengthKnown(input.durationSeconds));
+              },
+            }),
+      },
+    );
+    const output = await model.end();
     throwIfAborted(signal);
     return await finishTranscription(
       audio,
@@ -359,6 +367,7 @@ export async function transcribe(
       options.gateThreshold,
     );
   } finally {
+    clearTimeout(unknownLimit);
     audio.close();
     stores.contours.close();
     stores.frames.close();

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { DEFAULT_TUNING, defaultUploadConfig } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFfmpeg, findFfprobe } from '../src/adapters/binaries.js';
-import { decodeAudio, probeMedia, streamAudio } from '../src/adapters/media.js';
+import { decodeAudio, probeMedia, streamAudio, type DeclaredInput } from '../src/adapters/media.js';
 import { ModelStream, loadModel, openModelSession, runModel } from '../src/adapters/model.js';
 import { SpilledRows, SpilledWords } from '../src/adapters/spill.js';
 import { EngineError, type EngineErrorCode } from '../src/errors.js';
@@ -253,6 +253,59 @@ describe('decodeAudio', () => {
     await expectCode(decodeAudio(file('playlist.mp4')), 'unreadable_media');
   });
 
+  it('tells what the decoder says of its input before the first samples (no probe needed)', async () => {
+    const seen: { file: string; input: DeclaredInput; samplesBefore: number }[] = [];
+    for (const name of ['video.mp4', 'tone.wav', 'recording.webm']) {
+      let samples = 0;
+      await streamAudio(
+        file(name),
+        (piece) => {
+          samples += piece.length;
+        },
+        {
+          onInput: (input) => {
+            seen.push({ file: name, input, samplesBefore: samples });
+          },
+        },
+      );
+    }
+    expect(seen).toEqual([
+      {
+        file: 'video.mp4',
+        input: { durationSeconds: expect.closeTo(3, 1) as number, hasVideo: true },
+        samplesBefore: 0,
+      },
+      { file: 'tone.wav', input: { durationSeconds: 2, hasVideo: false }, samplesBefore: 0 },
+      // No duration in a piped WebM's header: unknown, not zero.
+      {
+        file: 'recording.webm',
+        input: { durationSeconds: undefined, hasVideo: false },
+        samplesBefore: 0,
+      },
+    ]);
+    // A refusal there stops the decoder with that error, before any samples.
+    let handed = 0;
+    await expectCode(
+      streamAudio(
+        file('video.mp4'),
+        () => {
+          handed++;
+        },
+        {
+          onInput: () => {
+            throw new EngineError('too_long', 'Too long.');
+          },
+        },
+      ),
+      'too_long',
+    );
+    expect(handed).toBe(0);
+    // Without a sound track, the decoder's refusal is worded for a video.
+    await expect(decodeAudio(file('silent.mp4'))).rejects.toThrow(
+      'This video has no sound track. Record or export it with sound and upload it again.',
+    );
+  });
+
   it('refuses a truncated video whose header survived (most of the sound missing)', async () => {
     await expect(probeMedia(file('truncated-faststart.mp4'))).resolves.toMatchObject({
       hasAudio: true,
@@ -315,7 +368,11 @@ describe('decodeAudio', () => {
     // A limit that is known only later (a probe beside the decoder): counted from the start.
     await expectCode(
       decodeAudio(file('video.mp4'), {
-        timeoutMs: new Promise((resolve) => setTimeout(() => resolve(1), 5)),
+        timeoutMs: new Promise((resolve) =>
+          setTimeout(() => {
+            resolve(1);
+          }, 5),
+        ),
       }),
       'timeout',
     );

@@ -184,14 +184,7 @@ export async function probeMedia(
   const video = streams.filter(
     (s) => s.codec_type === 'video' && s.disposition?.attached_pic !== 1,
   );
-  if (audio.length === 0) {
-    throw new EngineError(
-      'no_audio_stream',
-      video.length > 0
-        ? 'This video has no sound track. Record or export it with sound and upload it again.'
-        : 'This file has no audio in it. Upload a recording with sound.',
-    );
-  }
+  if (audio.length === 0) throw noAudio(video.length > 0);
   const durationSeconds =
     positive(json.format?.duration) ??
     Math.max(0, ...streams.map((s) => positive(s.duration) ?? 0));
@@ -220,6 +213,16 @@ export async function probeMedia(
   if (firstAudio?.codec_name !== undefined) info.audioCodec = firstAudio.codec_name;
   if (firstAudio?.channels !== undefined) info.audioChannels = firstAudio.channels;
   return info;
+}
+
+/** EngineError no_audio_stream, worded for a video or for a file that is not one. */
+function noAudio(hasVideo: boolean): EngineError {
+  return new EngineError(
+    'no_audio_stream',
+    hasVideo
+      ? 'This video has no sound track. Record or export it with sound and upload it again.'
+      : 'This file has no audio in it. Upload a recording with sound.',
+  );
 }
 
 /** EngineError too_long when `duration` (seconds) is over `maxSeconds`, when one is given. */
@@ -324,6 +327,21 @@ function declaredDuration(stderr: string): number | undefined {
   return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
 }
 
+/**
+ * Whether ffmpeg's description of its input lists a video stream (cover art attached to an audio
+ * file is listed with "(attached pic)" and does not count).
+ */
+function declaresVideo(stderr: string): boolean {
+  return /^ {2}Stream #0:\d+.*: Video: (?!.*\(attached pic\)).*$/m.test(stderr);
+}
+
+/** What the decoder's own description of its input says, before any audio (DecodeOptions). */
+export interface DeclaredInput {
+  /** The container's duration (seconds), when it states one. */
+  durationSeconds: number | undefined;
+  hasVideo: boolean;
+}
+
 /** Lines in which the demuxer or decoder reports damage (truncated files, corrupt packets). */
 const DAMAGE = /partial file|corrupt|invalid data|error while decoding|truncat/i;
 
@@ -349,7 +367,17 @@ export interface DecodeOptions {
    * of the clip) before handing them on: tests put a piece boundary exactly where they want it.
    */
   chunkSamples?: number;
+  /**
+   * Called once with what ffmpeg says of its input (its "Input #0" lines) before the first
+   * samples are handed on, which wait for it: a caller that has not probed the file learns its
+   * declared length here, from the decoder itself, and may refuse it (a rejection stops ffmpeg
+   * and is rethrown).
+   */
+  onInput?: (input: DeclaredInput) => void | Promise<void>;
 }
+
+/** How long the decoder's description of its input may lag its first samples (pipes race). */
+const INPUT_DESCRIPTION_WAIT_MS = 2_000;
 
 /**
  * Decodes the first audio stream to mono float samples at SAMPLE_RATE (22050 Hz), channels
@@ -380,6 +408,73 @@ export async function streamAudio(
   let samples = 0;
   /** A sample split between two pipe reads (1 to 3 bytes). */
   let carry = Buffer.alloc(0);
+  // ffmpeg describes its input on stderr before it writes any audio; the two pipes are read
+  // separately, so the first samples wait for the description (at most a moment).
+  let stderrSoFar = '';
+  let described: (() => void) | undefined;
+  const description = new Promise<void>((resolve) => {
+    described = resolve;
+  });
+  const onStderr = opts.onInput
+    ? (text: string) => {
+        if (described === undefined) return;
+        stderrSoFar += text;
+        if (/^(Stream mapping:|Output #0)/m.test(stderrSoFar) || stderrSoFar.length > 1 << 16) {
+          described();
+          described = undefined;
+        }
+      }
+    : undefined;
+  let inputSeen: Promise<void> | undefined;
+  const seeInput = (onInput: NonNullable<DecodeOptions['onInput']>): Promise<void> => {
+    inputSeen ??= (async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        description,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, INPUT_DESCRIPTION_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      await onInput({
+        durationSeconds: declaredDuration(stderrSoFar),
+        hasVideo: declaresVideo(stderrSoFar),
+      });
+    })();
+    return inputSeen;
+  };
+  /** Hands a chunk of ffmpeg's output on as samples; false or a promise of it as runTool wants. */
+  const handOn = (chunk: Buffer): boolean | Promise<boolean> => {
+    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    if (samples + Math.floor(bytes.length / 4) > refuseOver) {
+      // Past the limit: stop ffmpeg now; nothing more is decoded or handed on.
+      limit.passed = true;
+      samples += Math.floor(bytes.length / 4);
+      return false;
+    }
+    const whole = Math.min(Math.floor(bytes.length / 4), maxSamples - samples);
+    carry = Buffer.from(bytes.subarray(whole * 4, whole * 4 + (bytes.length % 4)));
+    if (whole <= 0) return samples < maxSamples;
+    // Copied into an aligned array: a Buffer's offset in its pool need not be a multiple of 4.
+    const piece = new Float32Array(whole);
+    new Uint8Array(piece.buffer).set(bytes.subarray(0, whole * 4));
+    const first = samples;
+    samples += whole;
+    const more = samples < maxSamples;
+    const size = opts.chunkSamples;
+    if (size === undefined) {
+      const waited = onSamples(piece);
+      return waited instanceof Promise ? waited.then(() => more) : more;
+    }
+    return (async () => {
+      for (let at = 0; at < whole;) {
+        const end = Math.min(whole, (Math.floor((first + at) / size) + 1) * size - first);
+        await onSamples(piece.subarray(at, end));
+        at = end;
+      }
+      return more;
+    })();
+  };
   const result = await runTool(
     findFfmpeg(),
     [
@@ -409,36 +504,14 @@ export async function streamAudio(
       signal: opts.signal,
       timeoutMs: opts.timeoutMs ?? DEFAULT_DECODE_TIMEOUT_MS,
       activity: 'Extracting the audio',
+      ...(onStderr ? { onStderr } : {}),
       onStdout: (chunk) => {
-        const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-        if (samples + Math.floor(bytes.length / 4) > refuseOver) {
-          // Past the limit: stop ffmpeg now; nothing more is decoded or handed on.
-          limit.passed = true;
-          samples += Math.floor(bytes.length / 4);
-          return false;
+        if (opts.onInput !== undefined && inputSeen === undefined) {
+          // The first chunk waits for the input's description and the caller's verdict on it.
+          const onInput = opts.onInput;
+          return seeInput(onInput).then(() => handOn(chunk));
         }
-        const whole = Math.min(Math.floor(bytes.length / 4), maxSamples - samples);
-        carry = Buffer.from(bytes.subarray(whole * 4, whole * 4 + (bytes.length % 4)));
-        if (whole <= 0) return samples < maxSamples;
-        // Copied into an aligned array: a Buffer's offset in its pool need not be a multiple of 4.
-        const piece = new Float32Array(whole);
-        new Uint8Array(piece.buffer).set(bytes.subarray(0, whole * 4));
-        const first = samples;
-        samples += whole;
-        const more = samples < maxSamples;
-        const size = opts.chunkSamples;
-        if (size === undefined) {
-          const waited = onSamples(piece);
-          return waited instanceof Promise ? waited.then(() => more) : more;
-        }
-        return (async () => {
-          for (let at = 0; at < whole;) {
-            const end = Math.min(whole, (Math.floor((first + at) / size) + 1) * size - first);
-            await onSamples(piece.subarray(at, end));
-            at = end;
-          }
-          return more;
-        })();
+        return handOn(chunk);
       },
     },
   );
@@ -447,10 +520,7 @@ export async function streamAudio(
   }
   if (result.code !== 0) {
     if (/matches no streams|does not contain any stream/i.test(result.stderr)) {
-      throw new EngineError(
-        'no_audio_stream',
-        'This file has no sound track. Upload a recording with sound.',
-      );
+      throw noAudio(declaresVideo(result.stderr));
     }
     throw new EngineError('unreadable_media', UNREADABLE);
   }

@@ -68,6 +68,8 @@ export interface ToolOptions {
    * reading goes on or stops as it resolves; a rejection kills the process and becomes the error.
    */
   onStdout?: (chunk: Buffer) => boolean | Promise<boolean>;
+  /** Receives stderr text as it arrives (all of it, before the head and tail are kept). */
+  onStderr?: (text: string) => void;
 }
 
 /** Bytes of stderr kept from the start and from the end (a noisy decoder cannot exhaust memory). */
@@ -160,6 +162,7 @@ export function runTool(
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => {
+      opts.onStderr?.(text);
       if (head.length < STDERR_HEAD) {
         const room = STDERR_HEAD - head.length;
         head += text.slice(0, room);
