@@ -15,7 +15,7 @@ import type {
   Transcription,
 } from './pipeline-types.js';
 import { fingerNotes, loadFingeringModel } from './adapters/fingering-model.js';
-import { loadRefiner, refineOutput } from './adapters/refiner-model.js';
+import { loadRefiner, refineOutput, type RefinedOutput } from './adapters/refiner-model.js';
 import { gateTechniques, loadTechniqueGate } from './adapters/technique-model.js';
 import { strumsOf } from './tab/groups.js';
 import { guitarClassOfType } from './tab/learned/features.js';
@@ -30,6 +30,8 @@ import type { Follow } from './tab/learned/decode.js';
 import { positionsOf } from './tab/fingering.js';
 import { CONTOUR_BINS } from './notes/posteriorgram.js';
 import { clipRms } from './techniques/spectrum.js';
+import type { AttackAnalysis } from './techniques/attacks.js';
+import { analyseAttacksAside, startAttackThread } from './adapters/attacks-aside.js';
 import type { ClipAudio, DetectedNote, GuitarSetup, ModelOutput, TabNote } from './types.js';
 import { fret, FRAME_RATE, SAMPLE_RATE, stringNumber } from './units.js';
 
@@ -102,11 +104,17 @@ export interface LessonNoteOptions {
 
 /**
  * Loads the note model, the note refiner, the fingering model and the technique gate once per
- * process (later callers share them).
+ * process (later callers share them), and starts the attack analysis thread.
  * Call at start-up to keep model loading out of the first transcription.
  */
 export async function loadModels(): Promise<void> {
-  await Promise.all([loadModel(), loadFingeringModel(), loadRefiner(), loadTechniqueGate()]);
+  await Promise.all([
+    loadModel(),
+    loadFingeringModel(),
+    loadRefiner(),
+    loadTechniqueGate(),
+    startAttackThread(),
+  ]);
 }
 
 /**
@@ -233,13 +241,31 @@ export async function lessonNotes(
   config: UploadConfig,
   options: LessonNoteOptions = {},
 ): Promise<LessonNotes> {
+  // Basic Pitch's onset and note activations refined (notes/refine.ts) before extraction.
+  const refined = output ? await refineOutput(output) : null;
+  // The clip's attack analysis reads only the clip: it runs on another thread while this one
+  // extracts and places the notes (after the refiner, whose runtime has both cores).
+  const analysing = audio.length > 0 ? analyseAttacksAside(audio) : undefined;
+  try {
+    return await notesOfLesson(refined, audio, config, options, analysing);
+  } finally {
+    // The thread reads the clip (a long one through its file): done before the caller closes it.
+    await analysing?.catch(() => undefined);
+  }
+}
+
+async function notesOfLesson(
+  refined: RefinedOutput | null,
+  audio: ClipAudio,
+  config: UploadConfig,
+  options: LessonNoteOptions,
+  analysing: Promise<AttackAnalysis> | undefined,
+): Promise<LessonNotes> {
   const setup = guitarSetup(config);
   const duration = audio.length / SAMPLE_RATE;
   // A note that starts closer to the end of the audio than the minimum note length cannot be
   // heard whole: at the edge the model sees the sound stop, not a new note.
   const lastStart = duration - config.minimum_note_length / FRAME_RATE;
-  // Basic Pitch's onset and note activations refined (notes/refine.ts) before extraction.
-  const refined = output ? await refineOutput(output) : null;
   let detected: DetectedNote[];
   try {
     detected = refined
@@ -258,7 +284,7 @@ export async function lessonNotes(
   // The technique stage can move a note (a slur kept on one string): the hand's position rule
   // again, then each note's confidence (the player's review queue) from what the model heard
   // and how sure the fingering model was of the string the note ended on.
-  const { events, attacks } = techniqueStage(tab, audio, setup);
+  const { events, attacks } = techniqueStage(tab, audio, setup, await analysing);
   const placed = withConfidence(keepEventsInPosition(events, tab, setup), tab, setup);
   // Precision first: a mark the technique gate doubts goes to the review queue, not the tab.
   const notes =

@@ -49,10 +49,34 @@ export class SpillFile {
   private cache = new Float32Array(0);
   private cacheStart = 0;
   private cacheLength = 0;
+  /** A reader over another SpillFile's descriptor (see `reader`): it neither writes nor closes. */
+  private readonly borrowed: boolean;
 
-  /** @param blockValues values read at a time (at least what one read asks for). */
-  constructor(private readonly blockValues = 1 << 16) {
-    this.fd = openUnlinked('values.f32');
+  /**
+   * @param blockValues values read at a time (at least what one read asks for).
+   * @param borrow another SpillFile's open descriptor and length to read (see `reader`).
+   */
+  constructor(
+    private readonly blockValues = 1 << 16,
+    borrow?: { fd: number; length: number },
+  ) {
+    this.fd = borrow?.fd ?? openUnlinked('values.f32');
+    this.written = borrow?.length ?? 0;
+    this.borrowed = borrow !== undefined;
+  }
+
+  /**
+   * Reads `length` values of the open file `fd` (another SpillFile's, see `shared`) from another
+   * thread of the same process, through a cache of its own: positioned reads do not disturb the
+   * owner's. The owner must keep the file open while this reads; `close` only drops the cache.
+   */
+  static reader(fd: number, length: number): SpillFile {
+    return new SpillFile(1 << 16, { fd, length });
+  }
+
+  /** The descriptor and length, for a `reader` on another thread. */
+  shared(): { fd: number; length: number } {
+    return { fd: this.open(), length: this.written };
   }
 
   /** Values appended so far. */
@@ -61,6 +85,7 @@ export class SpillFile {
   }
 
   append(values: Float32Array): void {
+    if (this.borrowed) throw new Error('a spill file reader cannot write');
     const fd = this.open();
     const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
     writeAll(fd, bytes, this.written * 4);
@@ -79,7 +104,7 @@ export class SpillFile {
   }
 
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
+    if (this.fd !== null && !this.borrowed) closeSync(this.fd);
     this.fd = null;
     this.cache = new Float32Array(0);
     this.cacheLength = 0;
@@ -213,10 +238,33 @@ export class SpilledWords {
   }
 }
 
+/** What another thread needs to read a SpilledAudio (SpilledAudio.shared, .reader). */
+export interface SharedAudio {
+  fd: number;
+  length: number;
+  sumOfSquares: number;
+}
+
 /** A clip's samples on disk (see SpillFile), read as ClipAudio. */
 export class SpilledAudio implements ClipAudio {
-  private readonly file = new SpillFile();
+  private readonly file: SpillFile;
   private squares = 0;
+
+  /** A reader of `shared` on another thread (the owner keeps the clip open meanwhile). */
+  static reader(shared: SharedAudio): SpilledAudio {
+    const audio = new SpilledAudio(SpillFile.reader(shared.fd, shared.length));
+    audio.squares = shared.sumOfSquares;
+    return audio;
+  }
+
+  constructor(file?: SpillFile) {
+    this.file = file ?? new SpillFile();
+  }
+
+  /** The descriptor, length and sum of squares, for a reader on another thread. */
+  shared(): SharedAudio {
+    return { ...this.file.shared(), sumOfSquares: this.squares };
+  }
 
   get length(): number {
     return this.file.length;

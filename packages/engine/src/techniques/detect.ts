@@ -44,13 +44,15 @@ export function detectTechniques(
 /**
  * detectTechniques with the clip's attack analysis it made (null without audio), for the
  * technique gate (gate.ts), which reads the same analysis rather than making its own.
+ * `analysis`: the clip's analyseAttacks when the caller made it already (on another thread).
  */
 export function techniqueStage(
   notes: readonly TabNote[],
   audio: ClipAudio,
   setup: GuitarSetup,
+  analysis?: AttackAnalysis,
 ): { events: NoteEvent[]; attacks: AttackAnalysis | null } {
-  const { sorted, attacks, strummed, struck } = strikeInputs(notes, audio);
+  const { sorted, attacks, strummed, struck } = strikeInputs(notes, audio, false, analysis);
   const chains = buildChains(sorted, struck, strummed, setup);
   const events = deadenShortNotes(
     alignParallelMoves(chains.flatMap((chain) => chainEvents(chain, audio, setup))),
@@ -84,12 +86,13 @@ export function strikeInputs(
   notes: readonly TabNote[],
   audio: ClipAudio,
   withFeatures = false,
+  analysis?: AttackAnalysis,
 ): StrikeInputs {
   const offset = contourOffset(notes);
   const sorted = notes
     .map((n) => (offset === 0 ? n : { ...n, bend: n.bend.map((v) => v - offset) }))
     .sort((a, b) => a.time - b.time || a.pitch - b.pitch);
-  const attacks = audio.length > 0 ? analyseAttacks(audio) : null;
+  const attacks = audio.length > 0 ? (analysis ?? analyseAttacks(audio)) : null;
   const strummed = findStrums(sorted);
   return {
     sorted,
