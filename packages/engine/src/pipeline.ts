@@ -1,9 +1,8 @@
-import type { ChordEvent, NoteEvent, UploadConfig } from '@riffscribe/core';
+import type { NoteEvent, UploadConfig } from '@riffscribe/core';
 import { checkDuration, streamAudio, type DeclaredInput } from './adapters/media.js';
 import { loadModel, ModelStream, runModel, windowCount } from './adapters/model.js';
 import { SpilledAudio, SpilledRows, SpilledWords } from './adapters/spill.js';
 import { EngineError } from './errors.js';
-import { detectChords, detectKey } from './harmony/index.js';
 import { detectBeats } from './rhythm/beats.js';
 import { extractNotes } from './notes/extract.js';
 import { defaultNoteOptions } from './notes/options.js';
@@ -31,7 +30,12 @@ import { positionsOf } from './tab/fingering.js';
 import { CONTOUR_BINS } from './notes/posteriorgram.js';
 import { clipRms } from './techniques/spectrum.js';
 import type { AttackAnalysis } from './techniques/attacks.js';
-import { analyseAttacksAside, startAttackThread } from './adapters/attacks-aside.js';
+import {
+  analyseAttacksAside,
+  nameHarmonyAside,
+  startSideThread,
+  type Harmony,
+} from './adapters/aside.js';
 import type { ClipAudio, DetectedNote, GuitarSetup, ModelOutput, TabNote } from './types.js';
 import { fret, FRAME_RATE, SAMPLE_RATE, stringNumber } from './units.js';
 
@@ -95,6 +99,8 @@ export interface LessonNoteOptions {
   place?: (detected: readonly DetectedNote[]) => TabNote[] | Promise<TabNote[]>;
   /** Called before the tab and the techniques stages (progress, cancellation). */
   onStage?: (stage: 'assigning_tabs' | 'detecting_techniques') => void;
+  /** Called with the notes as soon as they are extracted (work that needs only them can start). */
+  onDetected?: (detected: readonly DetectedNote[]) => void;
   /**
    * The technique gate's threshold (adapters/technique-model.ts): undefined for the model card's,
    * 0 to keep every mark the rules wrote (measurement, training data).
@@ -104,7 +110,7 @@ export interface LessonNoteOptions {
 
 /**
  * Loads the note model, the note refiner, the fingering model and the technique gate once per
- * process (later callers share them), and starts the attack analysis thread.
+ * process (later callers share them), and starts the side thread (adapters/aside.ts).
  * Call at start-up to keep model loading out of the first transcription.
  */
 export async function loadModels(): Promise<void> {
@@ -113,7 +119,7 @@ export async function loadModels(): Promise<void> {
     loadFingeringModel(),
     loadRefiner(),
     loadTechniqueGate(),
-    startAttackThread(),
+    startSideThread(),
   ]);
 }
 
@@ -276,6 +282,7 @@ async function notesOfLesson(
   } finally {
     refined?.close();
   }
+  options.onDetected?.(detected);
   options.onStage?.('assigning_tabs');
   const tab = options.place
     ? await options.place(detected)
@@ -436,18 +443,25 @@ async function finishTranscription(
 ): Promise<Transcription> {
   const duration = audio.length / SAMPLE_RATE;
   const silent = output === null;
+  // The chords and key need only the notes: named on the side thread during the later stages.
+  let naming: Promise<Harmony> | undefined;
   const { detected, notes } = await lessonNotes(output, audio, config, {
     onStage: (stage) => {
       throwIfAborted(signal);
       report(stage);
     },
+    onDetected: (found) => {
+      naming = nameHarmonyAside(found);
+    },
     ...(gateThreshold === undefined ? {} : { gateThreshold }),
+  }).finally(() => {
+    // Not left to fail unseen when a later stage throws.
+    naming?.catch(() => undefined);
   });
   throwIfAborted(signal);
 
   report('detecting_chords');
-  const chords: ChordEvent[] = detectChords(detected);
-  const musicalKey = detected.length > 0 ? detectKey(detected) : '';
+  const { chords, musicalKey } = await (naming ?? nameHarmonyAside(detected));
   // Beats and bars from the same posteriorgrams and notes; a silent clip gets the steady grid.
   const beats = detectBeats(output, detected, duration);
 

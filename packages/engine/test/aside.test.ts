@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { analyseAttacksAside, attackThreadRunning } from '../src/adapters/attacks-aside.js';
+import { analyseAttacksAside, nameHarmonyAside, sideThreadRunning } from '../src/adapters/aside.js';
+import { detectChords, detectKey } from '../src/harmony/index.js';
+import type { DetectedNote } from '../src/types.js';
 import { SpilledAudio } from '../src/adapters/spill.js';
 import { analyseAttacks } from '../src/techniques/attacks.js';
 import { SAMPLE_RATE } from '../src/units.js';
 
 /**
- * The attack analysis on its worker thread (the compiled dist/adapters/attack-worker.js, built by
- * `npm test`): the same numbers as on the engine's thread, for a clip in memory and for one on
- * disk read through the owner's open file, and several at once.
+ * The engine's side thread (the compiled dist/adapters/aside-worker.js, built by `npm test`): the
+ * same answers as on the engine's thread, for a clip in memory and for one on disk read through
+ * the owner's open file, several at once, and the chords and key of a lesson's notes.
  */
 
 /** 3 s of plucks: decaying partials with a click at each attack, over a little noise. */
@@ -49,7 +51,7 @@ describe('analyseAttacksAside', () => {
       expect(onDisk.energy).toEqual(here.energy);
       expect(again.flux).toEqual(analyseAttacks(plucks(2, 11)).flux);
       // ... and they came from the thread, not from the fallback on this one.
-      expect(attackThreadRunning()).toBe(true);
+      expect(sideThreadRunning()).toBe(true);
       // The clip's attacks are there: one strong peak every half second.
       const peaks = Array.from(here.flux).filter((v, i, a) => v > 0.5 && v >= (a[i - 1] ?? 0));
       expect(peaks.length).toBeGreaterThanOrEqual(5);
@@ -58,5 +60,30 @@ describe('analyseAttacksAside', () => {
     } finally {
       spilled.close();
     }
+  });
+
+  it('names the chords and key of the notes as detectChords and detectKey do', async () => {
+    // C, F, G and C again, a bar each, three strings a chord, strummed.
+    const chords = [
+      [48, 52, 55],
+      [53, 57, 60],
+      [55, 59, 62],
+      [48, 52, 55],
+    ];
+    const notes: DetectedNote[] = chords.flatMap((pitches, bar) =>
+      pitches.map((pitch, k) => ({
+        time: bar * 2 + k * 0.02,
+        endTime: bar * 2 + 1.9,
+        pitch,
+        amplitude: 0.8,
+        onset: 0.9,
+        bend: [],
+      })),
+    );
+    const named = await nameHarmonyAside(notes);
+    expect(named.chords).toEqual(detectChords(notes));
+    expect(named.musicalKey).toBe(detectKey(notes));
+    expect(named.chords.map((c) => c.chord)).toEqual(['C', 'F', 'G', 'C']);
+    expect(await nameHarmonyAside([])).toEqual({ chords: detectChords([]), musicalKey: '' });
   });
 });
