@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ChordEvent } from '@riffscribe/core';
@@ -15,7 +16,8 @@ import { SpilledAudio } from './spill.js';
  * thread per process, started on first use (or by loadModels) and kept; it does not keep the
  * process alive. Requests run one at a time in order. Each answer is exactly what the same
  * function gives on the engine's thread, which is where it runs instead when the thread cannot
- * start or fails (its compiled file missing in a bare source checkout, a clip in another store).
+ * start or fails (its compiled file missing in a bare source checkout, a clip in another store),
+ * on a single core, and where RIFFSCRIBE_SIDE_THREAD=0.
  */
 
 /** The compiled worker: `dist/adapters` from both src/adapters and dist/adapters. */
@@ -32,9 +34,17 @@ function failAll(error: Error): void {
   waiting.clear();
 }
 
+/**
+ * Whether a side thread may run: not on a single core (it would only take turns with the
+ * engine's thread), nor where RIFFSCRIBE_SIDE_THREAD=0 (an operator's choice, measurement).
+ */
+function sideThreadWanted(): boolean {
+  return process.env.RIFFSCRIBE_SIDE_THREAD !== '0' && os.availableParallelism() > 1;
+}
+
 function theWorker(): Worker | null {
   if (worker) return worker;
-  if (!existsSync(WORKER_FILE)) return null;
+  if (!sideThreadWanted() || !existsSync(WORKER_FILE)) return null;
   // No inherited Node options: a test runner's module conditions would have the compiled
   // worker import TypeScript sources.
   const started = new Worker(WORKER_FILE, { execArgv: [] });

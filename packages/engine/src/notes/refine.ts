@@ -68,14 +68,18 @@ export function refinerInput(output: ModelOutput, from: number, to: number): Flo
   output.frames.readFrames(from, to, notes);
   output.onsets.readFrames(from, to, onsets);
   for (let t = 0; t < frames; t++) {
-    const contour = output.contours.at(from + t);
+    const row = t * NOTE_BINS + first;
+    const at = t * REFINER_BINS;
     for (let b = 0; b < REFINER_BINS; b++) {
-      const bin = first + b;
-      const i = t * REFINER_BINS + b;
-      input[i] = notes[t * NOTE_BINS + bin] ?? 0;
-      input[plane + i] = onsets[t * NOTE_BINS + bin] ?? 0;
-      for (let k = 0; k < CONTOUR_BINS_PER_SEMITONE; k++)
-        input[(2 + k) * plane + i] = contour?.[bin * CONTOUR_BINS_PER_SEMITONE + k] ?? 0;
+      input[at + b] = notes[row + b] ?? 0;
+      input[plane + at + b] = onsets[row + b] ?? 0;
+    }
+    const contour = output.contours.at(from + t);
+    if (contour === undefined) continue;
+    for (let k = 0; k < CONTOUR_BINS_PER_SEMITONE; k++) {
+      const channel = (2 + k) * plane + at;
+      for (let b = 0; b < REFINER_BINS; b++)
+        input[channel + b] = contour[(first + b) * CONTOUR_BINS_PER_SEMITONE + k] ?? 0;
     }
   }
   return input;
@@ -142,16 +146,15 @@ export async function refineActivations(
     const frames = new Float32Array((end - start) * NOTE_BINS);
     output.onsets.readFrames(start, end, heardOnsets);
     output.frames.readFrames(start, end, heardNotes);
+    // Basic Pitch's own values outside the refiner's range, the blends inside it.
+    onsets.set(heardOnsets.subarray(0, onsets.length));
+    frames.set(heardNotes.subarray(0, frames.length));
     for (let t = start; t < end; t++) {
-      const row = (t - start) * NOTE_BINS;
-      for (let bin = 0; bin < NOTE_BINS; bin++) {
-        const onset = heardOnsets[row + bin] ?? 0;
-        const note = heardNotes[row + bin] ?? 0;
-        const b = bin - first;
-        const inside = b >= 0 && b < REFINER_BINS;
-        const at = (t - from) * REFINER_BINS + b;
-        onsets[row + bin] = inside ? blendOnsets(onset, refined.onsets[at] ?? 0) : onset;
-        frames[row + bin] = inside ? blendNotes(note, refined.notes[at] ?? 0) : note;
+      const row = (t - start) * NOTE_BINS + first;
+      const at = (t - from) * REFINER_BINS;
+      for (let b = 0; b < REFINER_BINS; b++) {
+        onsets[row + b] = blendOnsets(heardOnsets[row + b] ?? 0, refined.onsets[at + b] ?? 0);
+        frames[row + b] = blendNotes(heardNotes[row + b] ?? 0, refined.notes[at + b] ?? 0);
       }
     }
     into.onsets.append(onsets);

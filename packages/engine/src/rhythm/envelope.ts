@@ -36,6 +36,9 @@ export function frameCount(duration: number): number {
   return Math.max(0, Math.ceil(duration * FRAME_RATE));
 }
 
+/** Frames of onset activation read at a time. */
+const ENVELOPE_RUN = 1024;
+
 /**
  * The onset strength envelope over `length` frames, from the onset activations, or from the
  * notes when `activations` is null.
@@ -49,11 +52,18 @@ export function onsetEnvelope(
   if (activations) {
     const { onsets } = activations;
     const n = Math.min(length, onsets.length);
-    for (let t = 0; t < n; t++) {
-      let onset = 0;
-      for (let b = 0; b < NOTE_BINS; b++) onset += onsets.value(t, b);
-      // log1p compresses a six-string strum against one picked note.
-      raw[t] = Math.log1p(2 * onset);
+    // Read a run of frames at a time (a long video's are on disk).
+    const run = new Float64Array(ENVELOPE_RUN * NOTE_BINS);
+    for (let from = 0; from < n; from += ENVELOPE_RUN) {
+      const to = Math.min(n, from + ENVELOPE_RUN);
+      onsets.readFrames(from, to, run);
+      for (let t = from; t < to; t++) {
+        const row = (t - from) * NOTE_BINS;
+        let onset = 0;
+        for (let b = 0; b < NOTE_BINS; b++) onset += run[row + b] ?? 0;
+        // log1p compresses a six-string strum against one picked note.
+        raw[t] = Math.log1p(2 * onset);
+      }
     }
   } else {
     for (const note of notes) {
