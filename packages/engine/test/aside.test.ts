@@ -4,7 +4,7 @@ import { detectChords, detectKey } from '../src/harmony/index.js';
 import type { DetectedNote } from '../src/types.js';
 import { SpilledAudio } from '../src/adapters/spill.js';
 import { analyseAttacks } from '../src/techniques/attacks.js';
-import { SAMPLE_RATE } from '../src/units.js';
+import { midi, SAMPLE_RATE, seconds } from '../src/units.js';
 
 /**
  * The engine's side thread (the compiled dist/adapters/aside-worker.js, built by `npm test`): the
@@ -72,9 +72,9 @@ describe('analyseAttacksAside', () => {
     ];
     const notes: DetectedNote[] = chords.flatMap((pitches, bar) =>
       pitches.map((pitch, k) => ({
-        time: bar * 2 + k * 0.02,
-        endTime: bar * 2 + 1.9,
-        pitch,
+        time: seconds(bar * 2 + k * 0.02),
+        endTime: seconds(bar * 2 + 1.9),
+        pitch: midi(pitch),
         amplitude: 0.8,
         onset: 0.9,
         bend: [],
