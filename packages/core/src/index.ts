@@ -343,6 +343,7 @@ export type {
 } from './music/written.js';
 export { barStartTicks, placedNotes } from './music/export-meta.js';
 export { tickAt, timeAt } from './music/timing.js';
+export { fft, realFft, type Spectrum } from './dsp/fft.js';
 export {
   barAt,
   barLineTimes,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Fft, ListenAnalyzer, MIN_MIDI, midiHz, type HeardOnset } from './analysis.js';
+import { ListenAnalyzer, MIN_MIDI, midiHz, type HeardOnset } from './analysis.js';
 
 /** A plucked tone: `midi` with five decaying harmonics, from `at` seconds, at 48 kHz. */
 function pluck(midi: number, at: number, seconds: number, rate = 48000): Float32Array {
@@ -19,17 +19,6 @@ function onsets(audio: Float32Array, rate = 48000): HeardOnset[] {
   for (let i = 0; i < audio.length; i += 256) a.push(audio.subarray(i, i + 256), i / rate);
   return out;
 }
-
-describe('Fft', () => {
-  it('puts a sine in its bin', () => {
-    const fft = new Fft(64);
-    const re = Float64Array.from({ length: 64 }, (_, i) => Math.cos((2 * Math.PI * 5 * i) / 64));
-    const im = new Float64Array(64);
-    fft.transform(re, im);
-    expect(re[5]).toBeCloseTo(32);
-    expect(Math.abs(re[6]!)).toBeLessThan(1e-9);
-  });
-});
 
 describe('ListenAnalyzer', () => {
   it('finds the attack near its time and its pitch strongest of its neighbours', () => {

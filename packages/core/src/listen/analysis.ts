@@ -1,3 +1,5 @@
+import { fft } from '../dsp/fft.js';
+
 /**
  * Listen & check's ear (issue 40): a streaming analysis of the microphone, light enough to run on
  * every hop in a Web Worker. It is a checker's ear, not a transcriber: it finds attacks (spectral
@@ -67,61 +69,6 @@ export interface AnalysisEvents {
   level: (level: HeardLevel) => void;
 }
 
-/** An in-place radix-2 FFT of `re`/`im` (length a power of two). */
-export class Fft {
-  private readonly cos: Float64Array;
-  private readonly sin: Float64Array;
-  private readonly rev: Uint32Array;
-  constructor(readonly size: number) {
-    this.cos = new Float64Array(size / 2);
-    this.sin = new Float64Array(size / 2);
-    for (let i = 0; i < size / 2; i += 1) {
-      this.cos[i] = Math.cos((2 * Math.PI * i) / size);
-      this.sin[i] = -Math.sin((2 * Math.PI * i) / size);
-    }
-    this.rev = new Uint32Array(size);
-    const bits = Math.log2(size);
-    for (let i = 0; i < size; i += 1) {
-      let r = 0;
-      for (let b = 0; b < bits; b += 1) r |= ((i >> b) & 1) << (bits - 1 - b);
-      this.rev[i] = r;
-    }
-  }
-
-  transform(re: Float64Array, im: Float64Array): void {
-    const n = this.size;
-    for (let i = 0; i < n; i += 1) {
-      const j = this.rev[i] ?? 0;
-      if (j > i) {
-        const tr = re[i] ?? 0;
-        re[i] = re[j] ?? 0;
-        re[j] = tr;
-        const ti = im[i] ?? 0;
-        im[i] = im[j] ?? 0;
-        im[j] = ti;
-      }
-    }
-    for (let len = 2; len <= n; len <<= 1) {
-      const half = len >> 1;
-      const step = n / len;
-      for (let i = 0; i < n; i += len) {
-        for (let k = 0; k < half; k += 1) {
-          const wr = this.cos[k * step] ?? 0;
-          const wi = this.sin[k * step] ?? 0;
-          const a = i + k;
-          const b = a + half;
-          const xr = (re[b] ?? 0) * wr - (im[b] ?? 0) * wi;
-          const xi = (re[b] ?? 0) * wi + (im[b] ?? 0) * wr;
-          re[b] = (re[a] ?? 0) - xr;
-          im[b] = (im[a] ?? 0) - xi;
-          re[a] = (re[a] ?? 0) + xr;
-          im[a] = (im[a] ?? 0) + xi;
-        }
-      }
-    }
-  }
-}
-
 /** MIDI pitch to Hz (A4 = 440). */
 export const midiHz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
 
@@ -132,7 +79,6 @@ export const midiHz = (midi: number) => 440 * 2 ** ((midi - 69) / 12);
 export class ListenAnalyzer {
   readonly rate: number;
   private readonly factor: number;
-  private readonly fft = new Fft(WINDOW);
   private readonly hann = new Float64Array(WINDOW);
   private readonly ring = new Float32Array(WINDOW);
   private ringFill = 0;
@@ -234,7 +180,7 @@ export class ListenAnalyzer {
     const rms = Math.sqrt(energy / WINDOW);
     // Read relative to the recent loudest level, so a quiet microphone hears as a loud one.
     this.reference = Math.max(LEVEL_FLOOR, rms, this.reference * LEVEL_DECAY);
-    this.fft.transform(re, im);
+    fft(re, im);
     const half = WINDOW / 2;
     [this.prev, this.spec] = [this.spec, this.prev];
     const spec = this.spec;
