@@ -60,14 +60,25 @@ export function findOnsets(output: ModelOutput, opts: OnsetOptions): Onset[] {
   const rows = CHUNK_FRAMES + BEFORE + 1;
   const noteValues = new Float64Array(rows * NOTE_BINS);
   const onsetValues = new Float64Array(rows * NOTE_BINS);
-  /** Frames [chunk - BEFORE, chunk + CHUNK_FRAMES + 1) of both grids; returns the first. */
-  const load = (chunk: number): number => {
-    const first = chunk - BEFORE;
-    frames.readFrames(first, first + rows, noteValues);
-    onsets.readFrames(first, first + rows, onsetValues);
-    return first;
+  /**
+   * Calls `visit` for every frame t < n and bin of the pitch range, with the value index i of
+   * (t, bin) in noteValues and onsetValues, which hold frames [chunk - BEFORE, chunk +
+   * CHUNK_FRAMES + 1) of both grids around t's chunk: the rows before and after t are at i -
+   * NOTE_BINS and i + NOTE_BINS.
+   */
+  const forEachValue = (visit: (t: number, i: number, bin: number) => void): void => {
+    for (let chunk = 0; chunk < n; chunk += CHUNK_FRAMES) {
+      const first = chunk - BEFORE;
+      frames.readFrames(first, first + rows, noteValues);
+      onsets.readFrames(first, first + rows, onsetValues);
+      const end = Math.min(n, chunk + CHUNK_FRAMES);
+      for (let t = chunk; t < end; t++) {
+        const row = (t - first) * NOTE_BINS;
+        for (let b = lowBin; b <= highBin; b++) visit(t, row + b, b);
+      }
+    }
   };
-  // The rise of the note activation at frame t, value index i (the frame's row at i - bin).
+  // The rise of the note activation at frame t, value index i.
   const rise = (t: number, i: number): number => {
     if (t < 2) return 0;
     const f = noteValues[i] ?? 0;
@@ -80,45 +91,27 @@ export function findOnsets(output: ModelOutput, opts: OnsetOptions): Onset[] {
   if (infer) {
     let riseMax = 0;
     let onsetMax = 0;
-    for (let chunk = 0; chunk < n; chunk += CHUNK_FRAMES) {
-      const first = load(chunk);
-      const end = Math.min(n, chunk + CHUNK_FRAMES);
-      for (let t = chunk; t < end; t++) {
-        const row = (t - first) * NOTE_BINS;
-        for (let b = lowBin; b <= highBin; b++) {
-          onsetMax = Math.max(onsetMax, onsetValues[row + b] ?? 0);
-          riseMax = Math.max(riseMax, rise(t, row + b));
-        }
-      }
-    }
+    forEachValue((t, i) => {
+      onsetMax = Math.max(onsetMax, onsetValues[i] ?? 0);
+      riseMax = Math.max(riseMax, rise(t, i));
+    });
     scale = riseMax > 0 ? onsetMax / riseMax : 0;
   }
   const strength = (t: number, i: number): number =>
     infer ? Math.max(onsetValues[i] ?? 0, rise(t, i) * scale) : (onsetValues[i] ?? 0);
   const out: Onset[] = [];
-  for (let chunk = 0; chunk < n; chunk += CHUNK_FRAMES) {
-    const first = load(chunk);
-    const end = Math.min(n, chunk + CHUNK_FRAMES);
-    for (let t = chunk; t < end; t++) {
-      const row = (t - first) * NOTE_BINS;
-      for (let b = lowBin; b <= highBin; b++) {
-        const i = row + b;
-        const v = strength(t, i);
-        if (v <= floor) continue;
-        if (!(
-          v > (t > 0 ? strength(t - 1, i - NOTE_BINS) : 0) &&
-          (t === n - 1 || v >= strength(t + 1, i + NOTE_BINS))
-        ))
-          continue;
-        const p = b + MIDI_OFFSET;
-        if (v <= opts.onsetThreshold) {
-          const before = Math.min(valueAt(frames, t - 1, p), valueAt(frames, t - 2, p));
-          const after = peakOver(frames, p, t, t + CONFIRM_FRAMES);
-          if (after < opts.amplitudeThreshold || after - before < CONFIRMING_RISE) continue;
-        }
-        out.push({ frame: t, pitch: p });
-      }
+  forEachValue((t, i, b) => {
+    const v = strength(t, i);
+    if (v <= floor) return;
+    const before = t > 0 ? strength(t - 1, i - NOTE_BINS) : 0;
+    if (v <= before || (t < n - 1 && v < strength(t + 1, i + NOTE_BINS))) return;
+    const p = b + MIDI_OFFSET;
+    if (v <= opts.onsetThreshold) {
+      const low = Math.min(valueAt(frames, t - 1, p), valueAt(frames, t - 2, p));
+      const after = peakOver(frames, p, t, t + CONFIRM_FRAMES);
+      if (after < opts.amplitudeThreshold || after - low < CONFIRMING_RISE) return;
     }
-  }
+    out.push({ frame: t, pitch: p });
+  });
   return out;
 }
