@@ -12,3 +12,10 @@ export {
   type PassScore,
   type Verdict,
 } from './checker.js';
+export {
+  CALIBRATION_AFTER_S,
+  CALIBRATION_CLICKS,
+  CALIBRATION_NEEDED,
+  calibratedLatency,
+  clicksAnswered,
+} from './calibration.js';

@@ -1,5 +1,5 @@
 import { Popover } from '../toolbar/Popover';
-import { ToggleRow } from './ToggleRow';
+import { ToggleRow, ToolLabel } from './ToolControls';
 import type { Practice } from './usePractice';
 import type { SpeedTrainer } from './speedTrainer';
 
@@ -56,15 +56,11 @@ export function PracticePanel(props: {
       nameFromContent
       title="Metronome, count-in, speed trainer, left-handed view"
       button={
-        <span className="lp-tool-label">
-          Practice
-          {p.training && (
-            <span className="lp-practice-speed" data-testid="trainer-speed">
-              {' '}
-              {percent(p.training.speed)} %
-            </span>
-          )}
-        </span>
+        <ToolLabel
+          name="Practice"
+          figure={p.training ? `${String(percent(p.training.speed))} %` : null}
+          testId="trainer-speed"
+        />
       }
     >
       {() => (
@@ -96,7 +92,7 @@ export function PracticePanel(props: {
             checked={p.countInOn}
             onChange={p.setCountIn}
           />
-          <fieldset className="lp-practice-trainer">
+          <fieldset className="lp-panel-box lp-practice-trainer">
             <legend>Speed trainer</legend>
             <NumberField
               label="Start %"

@@ -82,7 +82,7 @@ function SectionsBody(props: { sections: Sections; close: () => void }) {
             </p>
           )}
           {s.suggested.length > 0 && (
-            <fieldset className="lp-sections-box">
+            <fieldset className="lp-panel-box">
               <legend>Suggested from the bars</legend>
               <ul className="lp-sections-list" aria-label="Suggested sections">
                 {s.suggested.map((section) => (
@@ -114,7 +114,7 @@ function SectionsBody(props: { sections: Sections; close: () => void }) {
             </fieldset>
           )}
           <form
-            className="lp-sections-box lp-sections-save"
+            className="lp-panel-box lp-sections-save"
             onSubmit={(e) => {
               e.preventDefault();
               save();

@@ -1,6 +1,7 @@
 import { Popover } from '../../toolbar/Popover';
-import { ToggleRow } from '../ToggleRow';
-import { CAL_CLICKS, CAL_NEEDED, LISTEN_TEXT, type Listen, type PassRecord } from './useListen';
+import { ToggleRow, ToolLabel } from '../ToolControls';
+import { CALIBRATION_CLICKS, CALIBRATION_NEEDED } from '@riffscribe/core/listen';
+import { LISTEN_TEXT, type Listen, type PassRecord } from './useListen';
 
 const percent = (share: number) => `${String(Math.round(share * 100))} %`;
 
@@ -14,14 +15,14 @@ function passLine(p: PassRecord): string {
 
 /** What calibration asks for while it runs, in the panel and in the line under the toolbar. */
 const calibrating = (heard: number) =>
-  `Calibrating: play one note on each of the ${String(CAL_CLICKS)} clicks (${String(heard)} heard).`;
+  `Calibrating: play one note on each of the ${String(CALIBRATION_CLICKS)} clicks (${String(heard)} heard).`;
 
 /** The calibration's line in the panel. */
 function latencyLine(listen: Listen): string {
   const s = listen.status;
   if (s.kind === 'calibrating') return calibrating(s.heard);
   if (s.kind === 'listening' && s.calibration === 'failed')
-    return `Calibration needs a note on at least ${String(CAL_NEEDED)} of the ${String(CAL_CLICKS)} clicks. Try again (Q).`;
+    return `Calibration needs a note on at least ${String(CALIBRATION_NEEDED)} of the ${String(CALIBRATION_CLICKS)} clicks. Try again (Q).`;
   if (listen.latency === null) return 'Not calibrated yet: it starts when you turn listening on.';
   return `Latency ${String(Math.round(listen.latency * 1000))} ms (calibrated on this browser).`;
 }
@@ -41,15 +42,11 @@ export function ListenPanel(props: { listen: Listen }) {
       nameFromContent
       title="Listen & check: the microphone checks your playing against the tab (E)"
       button={
-        <span className="lp-tool-label">
-          Listen
-          {listen.on && last && (
-            <span className="lp-practice-speed" data-testid="listen-score">
-              {' '}
-              {percent(last.score)}
-            </span>
-          )}
-        </span>
+        <ToolLabel
+          name="Listen"
+          figure={listen.on && last ? percent(last.score) : null}
+          testId="listen-score"
+        />
       }
     >
       {() => (

@@ -4,6 +4,10 @@ import type { Loop } from '../../model/playerState';
 import { noteName } from '../../tuner/tunerMath';
 import { blip } from '../usePractice';
 import {
+  CALIBRATION_AFTER_S,
+  CALIBRATION_CLICKS,
+  calibratedLatency,
+  clicksAnswered,
   expectedGroups,
   type HeardOnset,
   groupMatches,
@@ -15,14 +19,9 @@ import {
 } from '@riffscribe/core/listen';
 import type { FromWorker } from './listen.worker';
 
-/** Calibration: clicks this far apart, this many, the first this long after the microphone starts. */
+/** Calibration (core's listen/calibration.ts): clicks this far apart, the first this long after the microphone starts. */
 const CAL_GAP_S = 0.5;
-export const CAL_CLICKS = 8;
 const CAL_LEAD_S = 1;
-/** A note counts for a click from this long before it to this long after. */
-const CAL_BEFORE_S = 0.1;
-const CAL_AFTER_S = 0.4;
-export const CAL_NEEDED = 5;
 /** How long after an attack its verdict can come (the analysis' evidence); sweeps wait for it. */
 const DECIDE_S = 0.15;
 /** An input below this RMS for QUIET_S while playing is too quiet. */
@@ -259,10 +258,7 @@ export function useListen(input: {
       const cal = calibration.current;
       if (cal) {
         cal.heard.push(o.time);
-        const n = cal.clicks.filter((c) =>
-          cal.heard.some((h) => h >= c - CAL_BEFORE_S && h <= c + CAL_AFTER_S),
-        ).length;
-        setStatus({ kind: 'calibrating', heard: n });
+        setStatus({ kind: 'calibrating', heard: clicksAnswered(cal.clicks, cal.heard) });
         return;
       }
       const { checker: c, waiting: w, video: v } = live.current;
@@ -294,17 +290,11 @@ export function useListen(input: {
     const cal = calibration.current;
     calibration.current = null;
     if (!cal) return;
-    const offsets: number[] = [];
-    for (const c of cal.clicks) {
-      const h = cal.heard.find((x) => x >= c - CAL_BEFORE_S && x <= c + CAL_AFTER_S);
-      if (h !== undefined) offsets.push(h - c);
-    }
-    if (offsets.length < CAL_NEEDED) {
+    const median = calibratedLatency(cal.clicks, cal.heard);
+    if (median === null) {
       setStatus({ kind: 'listening', calibration: 'failed' });
       return;
     }
-    offsets.sort((a, b) => a - b);
-    const median = offsets[Math.floor(offsets.length / 2)] ?? 0;
     setLatency(median);
     try {
       localStorage.setItem(LATENCY_KEY, String(median));
@@ -323,11 +313,11 @@ export function useListen(input: {
       if (!a) return;
       if (calibration.current) window.clearTimeout(calibration.current.timer);
       video?.pause();
-      const clicks = Array.from({ length: CAL_CLICKS }, (_, k) => at + k * CAL_GAP_S);
+      const clicks = Array.from({ length: CALIBRATION_CLICKS }, (_, k) => at + k * CAL_GAP_S);
       clicks.forEach((c, k) => {
         blip(a.context, c, k % 4 === 0, 0.6);
       });
-      const end = (clicks[clicks.length - 1] ?? at) + CAL_AFTER_S + DECIDE_S;
+      const end = (clicks[clicks.length - 1] ?? at) + CALIBRATION_AFTER_S + DECIDE_S;
       calibration.current = {
         clicks,
         heard: [],
