@@ -1,15 +1,13 @@
-import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AUTO_SAVE_MS, MESSAGES, SAVED_NOTICE_MS, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
-import { sharedChromium } from './support/browser.js';
 import { holdClock } from './support/clock.js';
 import { clickText, editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
-import { signIn } from './support/auth.js';
-import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import { seedLesson } from './support/lessons.js';
+import { makeVideo } from './support/media.js';
+import { endPlayerSession, startPlayerSession } from './support/session.js';
 
 /**
  * Issue 11, saving: auto-save every 30 s on a clock the test holds, and a save that fails because
@@ -32,13 +30,10 @@ describe('tab editor saving in Chromium', () => {
   };
 
   beforeAll(async () => {
-    work = mediaDir();
-    server = await startServerWithWeb();
-    browser = await sharedChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await signIn(page, server.url, { email: 'sam@example.test', name: 'Sam Saver' });
-    owner = await userByEmail(server, 'sam@example.test');
+    ({ work, server, browser, context, page, owner } = await startPlayerSession({
+      email: 'sam@example.test',
+      name: 'Sam Saver',
+    }));
     jobId = await seedLesson(server, owner, {
       ...editLesson(),
       video: makeVideo(work, 'save.mp4', 10, { sound: 'tone', portrait: true }),
@@ -47,10 +42,7 @@ describe('tab editor saving in Chromium', () => {
   });
 
   afterAll(async () => {
-    await context.close();
-    await browser.close();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await endPlayerSession({ work, server, browser, context, page, owner });
   });
 
   it('auto-saves every 30 s while there are edits, on the page clock', async () => {

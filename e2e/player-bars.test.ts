@@ -1,14 +1,13 @@
-import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MESSAGES, type BeatsResponse } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
-import { signIn } from './support/auth.js';
-import { screenshot, sharedChromium } from './support/browser.js';
+import { screenshot } from './support/browser.js';
 import { editLesson, stringLineY, timeX } from './support/editor.js';
-import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import { seedLesson } from './support/lessons.js';
+import { makeVideo } from './support/media.js';
 import { openLesson, seekTo, showView } from './support/player.js';
+import { endPlayerSession, startPlayerSession } from './support/session.js';
 
 /**
  * Issue 15: bar lines on the tab, corrected in the editor against the real server: drag a bar
@@ -41,13 +40,10 @@ describe('bar lines in the editor', () => {
   };
 
   beforeAll(async () => {
-    work = mediaDir();
-    server = await startServerWithWeb();
-    browser = await sharedChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await signIn(page, server.url, { email: 'bea@example.test', name: 'Bea Bars' });
-    owner = await userByEmail(server, 'bea@example.test');
+    ({ work, server, browser, context, page, owner } = await startPlayerSession({
+      email: 'bea@example.test',
+      name: 'Bea Bars',
+    }));
     jobId = await seedLesson(server, owner, {
       ...editLesson(),
       video: makeVideo(work, 'bars.mp4', 10, { sound: 'tone' }),
@@ -59,10 +55,7 @@ describe('bar lines in the editor', () => {
   });
 
   afterAll(async () => {
-    await context.close();
-    await browser.close();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await endPlayerSession({ work, server, browser, context, page, owner });
   });
 
   it('draws the bars of a lesson without beats of its own: 4/4 at 120', async () => {

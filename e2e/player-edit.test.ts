@@ -1,9 +1,8 @@
-import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MESSAGES, type ChordEvent, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
-import { screenshot, sharedChromium } from './support/browser.js';
+import { screenshot } from './support/browser.js';
 import {
   clickText,
   editLesson,
@@ -13,9 +12,10 @@ import {
   waitForFrets,
 } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
+import { seedLesson, userByEmail } from './support/lessons.js';
+import { makeVideo } from './support/media.js';
 import { signIn } from './support/auth.js';
-import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import { endPlayerSession, startPlayerSession } from './support/session.js';
 
 /**
  * Issue 11: the editor in Chromium against the real server. An editing session that uses every
@@ -46,13 +46,10 @@ describe('tab editor in Chromium', () => {
   };
 
   beforeAll(async () => {
-    work = mediaDir();
-    server = await startServerWithWeb();
-    browser = await sharedChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await signIn(page, server.url, { email: 'eda@example.test', name: 'Eda Editor' });
-    owner = await userByEmail(server, 'eda@example.test');
+    ({ work, server, browser, context, page, owner } = await startPlayerSession({
+      email: 'eda@example.test',
+      name: 'Eda Editor',
+    }));
     jobId = await seedLesson(server, owner, {
       ...editLesson(),
       video: makeVideo(work, 'edit.mp4', 10, { sound: 'tone', portrait: true }),
@@ -68,10 +65,7 @@ describe('tab editor in Chromium', () => {
   });
 
   afterAll(async () => {
-    await context.close();
-    await browser.close();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await endPlayerSession({ work, server, browser, context, page, owner });
   });
 
   it('opens the owner in edit mode on the edited tabs', async () => {

@@ -1,13 +1,13 @@
-import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
-import { screenshot, sharedChromium } from './support/browser.js';
+import { screenshot } from './support/browser.js';
 import { editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
+import { seedLesson, userByEmail } from './support/lessons.js';
+import { makeVideo } from './support/media.js';
 import { signIn } from './support/auth.js';
-import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import { endPlayerSession, startPlayerSession } from './support/session.js';
 
 interface Scheduled {
   time: number;
@@ -80,13 +80,10 @@ describe('practice mode in Chromium', () => {
   };
 
   beforeAll(async () => {
-    work = mediaDir();
-    server = await startServerWithWeb();
-    browser = await sharedChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await signIn(page, server.url, { email: 'prac@example.test', name: 'Pat Practice' });
-    owner = await userByEmail(server, 'prac@example.test');
+    ({ work, server, browser, context, page, owner } = await startPlayerSession({
+      email: 'prac@example.test',
+      name: 'Pat Practice',
+    }));
     jobId = await seedLesson(server, owner, {
       ...editLesson(),
       video: makeVideo(work, 'practice.mp4', 10, { sound: 'tone', portrait: true }),
@@ -98,10 +95,7 @@ describe('practice mode in Chromium', () => {
   });
 
   afterAll(async () => {
-    await context.close();
-    await browser.close();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await endPlayerSession({ work, server, browser, context, page, owner });
   });
 
   it('shows the practice tools, each with a name and a key (dark and light)', async () => {

@@ -1,15 +1,15 @@
-import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
 import { positionPoint } from '../apps/web/src/features/player/fretboard/geometry.js';
-import { screenshot, sharedChromium } from './support/browser.js';
+import { screenshot } from './support/browser.js';
 import { editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
+import { seedLesson, shareToExplore } from './support/lessons.js';
+import { makeVideo } from './support/media.js';
 import { signIn } from './support/auth.js';
-import { seedLesson, shareToExplore, startServerWithWeb, userByEmail } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import { endPlayerSession, startPlayerSession } from './support/session.js';
 
 /**
  * Issue 11, the review queue in Chromium against the real server: doubtful notes (the engine's
@@ -43,13 +43,10 @@ describe('review queue in Chromium', () => {
   const fretboard = () => page.getByTestId('fretboard');
 
   beforeAll(async () => {
-    work = mediaDir();
-    server = await startServerWithWeb();
-    browser = await sharedChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await signIn(page, server.url, { email: 'rev@example.test', name: 'Rhea Reviewer' });
-    owner = await userByEmail(server, 'rev@example.test');
+    ({ work, server, browser, context, page, owner } = await startPlayerSession({
+      email: 'rev@example.test',
+      name: 'Rhea Reviewer',
+    }));
     const lesson = editLesson();
     // The AI's confidences: the notes at 0.5 s (G string 5), 1.5 s (D 9) and 3.0 s (A 14) are
     // doubtful; the last two notes carry none (as if checked already).
@@ -71,10 +68,7 @@ describe('review queue in Chromium', () => {
   });
 
   afterAll(async () => {
-    await context.close();
-    await browser.close();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await endPlayerSession({ work, server, browser, context, page, owner });
   });
 
   it('counts the doubtful notes and marks them on the tab (dark and light)', async () => {

@@ -1,15 +1,15 @@
-import { rmSync } from 'node:fs';
 import type { SectionsResponse } from '@riffscribe/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
 import { seriousA11yViolations } from './support/a11y.js';
-import { screenshot, sharedChromium } from './support/browser.js';
+import { screenshot } from './support/browser.js';
 import { editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
+import { seedLesson, shareToExplore, userByEmail } from './support/lessons.js';
+import { makeVideo } from './support/media.js';
 import { signIn } from './support/auth.js';
-import { seedLesson, shareToExplore, startServerWithWeb, userByEmail } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import { endPlayerSession, startPlayerSession } from './support/session.js';
 
 /**
  * Issue 40 part 3, sections in Chromium against the real server: a loop saved as a named section,
@@ -65,13 +65,10 @@ describe('sections in Chromium', () => {
   };
 
   beforeAll(async () => {
-    work = mediaDir();
-    server = await startServerWithWeb();
-    browser = await sharedChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await signIn(page, server.url, { email: 'sec@example.test', name: 'Sam Sections' });
-    owner = await userByEmail(server, 'sec@example.test');
+    ({ work, server, browser, context, page, owner } = await startPlayerSession({
+      email: 'sec@example.test',
+      name: 'Sam Sections',
+    }));
     const lesson = editLesson();
     jobId = await seedLesson(server, owner, {
       ...lesson,
@@ -85,10 +82,7 @@ describe('sections in Chromium', () => {
   });
 
   afterAll(async () => {
-    await context.close();
-    await browser.close();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await endPlayerSession({ work, server, browser, context, page, owner });
   });
 
   it('saves the loop as a named section, renames it, and finds it after a reload', async () => {

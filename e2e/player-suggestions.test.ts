@@ -1,14 +1,13 @@
-import { rmSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { plainNote, type NoteEvent } from '@riffscribe/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer, TestUser } from '../apps/server/test/support/test-server.js';
-import { screenshot, sharedChromium } from './support/browser.js';
+import { screenshot } from './support/browser.js';
 import { editLesson, waitForFrets } from './support/editor.js';
 import { openLesson, seekTo } from './support/player.js';
-import { signIn } from './support/auth.js';
-import { seedLesson, startServerWithWeb, userByEmail } from './support/lessons.js';
-import { makeVideo, mediaDir } from './support/media.js';
+import { seedLesson } from './support/lessons.js';
+import { makeVideo } from './support/media.js';
+import { endPlayerSession, startPlayerSession } from './support/session.js';
 
 /**
  * Issue 39, precision first: a technique the engine was not sure of stays off the tab and waits
@@ -33,13 +32,10 @@ describe('suggested techniques in the review queue', () => {
     );
 
   beforeAll(async () => {
-    work = mediaDir();
-    server = await startServerWithWeb();
-    browser = await sharedChromium();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    page = await context.newPage();
-    await signIn(page, server.url, { email: 'sug@example.test', name: 'Sam Suggest' });
-    owner = await userByEmail(server, 'sug@example.test');
+    ({ work, server, browser, context, page, owner } = await startPlayerSession({
+      email: 'sug@example.test',
+      name: 'Sam Suggest',
+    }));
     const lesson = editLesson();
     // G string 5 at 0.5 s, then G string 7 at 0.9 s that the engine thinks may be hammered (0.42)
     // and bent a tone (0.3); the B string's 7 at 1.0 s may have a vibrato (0.35).
@@ -82,10 +78,7 @@ describe('suggested techniques in the review queue', () => {
   });
 
   afterAll(async () => {
-    await context.close();
-    await browser.close();
-    await server.close();
-    rmSync(work, { recursive: true, force: true });
+    await endPlayerSession({ work, server, browser, context, page, owner });
   });
 
   it('counts the notes with a suggestion; D shows the first one as a question', async () => {
